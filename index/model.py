@@ -1,0 +1,196 @@
+"""The plain values that cross from the domain (`index/`) to the edges (`bot/`).
+
+Everything here is a frozen dataclass of strings, numbers and tuples: no whoosh object, no
+Slack payload. Paths are vault-relative POSIX paths such as ``wiki/entities/ByteDance.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ENTITY, SOURCE, CONCEPT = "entity", "source", "concept"
+
+
+@dataclass(frozen=True)
+class Link:
+    """One wikilink as written: ``[[target#fragment|display]]`` with the fragment dropped."""
+
+    target: str
+    display: str | None = None
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One typed line of a ``## 関連`` section (or an equivalent source of relations)."""
+
+    label: str
+    links: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Page:
+    """One knowledge (or companion) page as read from the vault."""
+
+    path: str
+    key: str
+    type: str
+    title: str
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+    role: str | None = None
+    tier: str = "full"
+    created: str | None = None
+    date: str | None = None
+    year: int | None = None
+    venue: str | None = None
+    source_type: str | None = None
+    entity_type: str | None = None
+    publish: bool = True
+    relations: tuple[Relation, ...] = ()
+    links: tuple[Link, ...] = ()
+    sections: tuple[Section, ...] = ()
+    blurb: str | None = None
+    """For brief pages: the Slack-ready ``## 紹介文`` text."""
+    companion_of: str | None = None
+    """For ask/brief pages: the path of the source page they accompany."""
+
+    @property
+    def stem(self) -> str:
+        name = self.path.rsplit("/", 1)[-1]
+        return name.rsplit(".", 1)[0] if "." in name else name
+
+
+@dataclass(frozen=True)
+class PageRef:
+    """A page as a link target: resolved (``path`` set) or a name that has no page yet."""
+
+    name: str
+    path: str | None = None
+    type: str | None = None
+    url: str | None = None
+    year: int | None = None
+
+    @property
+    def resolved(self) -> bool:
+        return self.path is not None
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str
+    title: str
+    type: str
+    score: float
+    url: str | None = None
+    matched_name: str | None = None
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    name: str
+    mentioned_in: tuple[PageRef, ...]
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The answer to an entity lookup: a match, ranked candidates, or an unresolved name."""
+
+    query: str
+    match: Candidate | None
+    candidates: tuple[Candidate, ...]
+    unresolved: Unresolved | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    path: str
+    title: str
+    type: str
+    score: float
+    snippet: str
+    section: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    hits: tuple[Hit, ...]
+    entities: tuple[Candidate, ...] = ()
+    """Pages whose names occur in the question (the question is 'about' them)."""
+
+
+@dataclass(frozen=True)
+class RelationGroup:
+    label: str
+    refs: tuple[PageRef, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    """What the wiki knows about one page, ready for any edge to render."""
+
+    path: str
+    title: str
+    type: str
+    summary: str
+    groups: tuple[RelationGroup, ...]
+    backlinks: tuple[PageRef, ...]
+    aliases: tuple[str, ...] = ()
+    tier: str = "full"
+    url: str | None = None
+    venue: str | None = None
+    year: int | None = None
+    entity_type: str | None = None
+
+
+@dataclass(frozen=True)
+class DigestItem:
+    path: str
+    title: str
+    venue: str | None
+    year: int | None
+    summary: str
+    cited_by: tuple[PageRef, ...]
+    source_type: str | None = None
+    url: str | None = None
+    date: str | None = None
+
+
+@dataclass(frozen=True)
+class Digest:
+    date: str
+    items: tuple[DigestItem, ...]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class IndexReport:
+    pages: int
+    added: int
+    changed: int
+    removed: int
+    skipped: tuple[Skipped, ...]
+    seconds: float
+    rebuilt: bool = False
+
+
+@dataclass(frozen=True)
+class IndexState:
+    status: str
+    """``empty`` (no index yet), ``building``, ``ready`` or ``error``."""
+    pages: int = 0
+    updated_at: str | None = None
+    last_error: str | None = None
+    warnings: tuple[Skipped, ...] = field(default=())
