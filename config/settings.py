@@ -1,0 +1,111 @@
+"""Settings: the only code that reads the environment (or `.env`).
+
+One `Settings` object is built at start and passed down. Tests build their own with
+``Settings(_env_file=None, ...)`` after clearing the environment.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import time
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from typing_extensions import Annotated
+
+BUNDLED_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
+
+CommaList = Annotated[tuple[str, ...], NoDecode]
+
+
+def _split_commas(value: object) -> object:
+    if isinstance(value, str):
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    return value
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", frozen=True)
+
+    slack_bot_token: SecretStr | None = None
+    slack_signing_secret: SecretStr | None = None
+    slack_app_token: SecretStr | None = None
+    slack_api_url: str = "https://slack.com/api/"
+    slack_team_id: str | None = Field(default=None, description="refuse requests from other workspaces")
+
+    wiki_dir: Path = BUNDLED_VAULT
+    index_dir: Path = Path(".sakuin/index")
+    state_db: Path = Path(".sakuin/state.sqlite3")
+    wiki_base_url: str | None = None
+
+    digest_channel: CommaList = ()
+    digest_time: time = time(9, 0)
+    digest_tz: str = "Asia/Tokyo"
+    digest_post_empty: bool = False
+    digest_include_unpublished: bool = False
+
+    port: int = Field(default=3000, ge=1, le=65535)
+    entity_command: str = "/entity"
+    wiki_command: str = "/wiki"
+    reply_in_thread: bool = True
+    allowed_channels: CommaList = ()
+    watch_interval: float = Field(default=30.0, gt=0, description="seconds between safety-net scans")
+    log_level: str = "INFO"
+
+    @field_validator("digest_channel", "allowed_channels", mode="before")
+    @classmethod
+    def _comma_list(cls, value: object) -> object:
+        return _split_commas(value)
+
+    @field_validator("digest_tz")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as error:
+            raise ValueError(f"unknown time zone {value!r} (expected an IANA name such as Asia/Tokyo)") from error
+        return value
+
+    @field_validator("entity_command", "wiki_command")
+    @classmethod
+    def _slash_command(cls, value: str) -> str:
+        if not re.fullmatch(r"/[a-z0-9_\-]{1,31}", value):
+            raise ValueError("expected a slash command such as /entity (lowercase, 2-32 characters)")
+        return value
+
+    @field_validator("wiki_base_url", "slack_team_id", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.digest_tz)
+
+
+class SettingsError(Exception):
+    """A setting is missing or invalid; the message names the variable in one line."""
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build Settings from the environment, turning validation errors into one clear line."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as error:
+        raise SettingsError(describe_validation_error(error)) from None
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    name = str(first["loc"][0]).upper() if first.get("loc") else "setting"
+    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    return f"invalid setting {name}: {message}"
+
+
+def require(settings: Settings, *names: str) -> None:
+    """Stop with one line when a setting a command needs is missing."""
+    for name in names:
+        if getattr(settings, name) is None:
+            raise SettingsError(f"missing setting {name.upper()}: required by this command")
