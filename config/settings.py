@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from datetime import time
 from pathlib import Path
+from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
-from typing_extensions import Annotated
 
 BUNDLED_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
 
@@ -65,7 +65,9 @@ class Settings(BaseSettings):
         try:
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as error:
-            raise ValueError(f"unknown time zone {value!r} (expected an IANA name such as Asia/Tokyo)") from error
+            raise ValueError(
+                f"unknown time zone {value!r} (expected an IANA name such as Asia/Tokyo)"
+            ) from error
         return value
 
     @field_validator("entity_command", "wiki_command")

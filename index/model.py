@@ -184,6 +184,8 @@ class IndexReport:
     skipped: tuple[Skipped, ...]
     seconds: float
     rebuilt: bool = False
+    warnings: tuple[Skipped, ...] = ()
+    """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,280 @@
+"""The ``sakuin`` command (contract: shared docs, product.md). Exit 0 ok, 2 bad usage, 1 failure."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict
+from datetime import date
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from config.settings import Settings, SettingsError, load_settings
+from index.model import IndexReport, Lookup, SearchResult
+from index.wiki import Wiki
+
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+out = Console(highlight=False, soft_wrap=True, markup=False)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sakuin", description="A research wiki in Slack, and on the command line."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    index = commands.add_parser("index", help="build or update the index of WIKI_DIR")
+    index.add_argument("--rebuild", action="store_true", help="rebuild from scratch")
+
+    lookup = commands.add_parser("lookup", help="resolve an entity name, as /entity does")
+    lookup.add_argument("--json", action="store_true", help="print JSON")
+    lookup.add_argument("name", nargs="+")
+
+    search = commands.add_parser("search", help="full-text search, as mention questions use it")
+    search.add_argument("--json", action="store_true", help="print JSON")
+    search.add_argument("--limit", type=_positive, default=5)
+    search.add_argument("query", nargs="+")
+
+    ask = commands.add_parser("ask", help="answer TEXT as the bot would in Slack")
+    ask.add_argument("--json", action="store_true", help="print the Slack message payload")
+    ask.add_argument("text", nargs="+")
+
+    commands.add_parser("shell", help="interactive console")
+
+    digest = commands.add_parser("digest", help="the digest of new sources for a day")
+    digest.add_argument(
+        "--date", type=_day, default=None, help="YYYY-MM-DD (default: yesterday in DIGEST_TZ)"
+    )
+    digest.add_argument("--dry-run", action="store_true", help="print instead of posting")
+    digest.add_argument("--json", action="store_true", help="print JSON")
+
+    commands.add_parser("serve", help="run the bot over HTTP (PORT)")
+    commands.add_parser("socket", help="run the bot in Socket Mode (SLACK_APP_TOKEN)")
+
+    manifest = commands.add_parser("manifest", help="print the Slack app manifest")
+    manifest.add_argument("--url", default=None, help="public base URL for HTTP mode")
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {text!r}") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        settings = load_settings()
+        logging.basicConfig(
+            level=settings.log_level.upper(),
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+            stream=sys.stderr,
+        )
+        return COMMANDS[args.command](settings, args)
+    except SettingsError as error:
+        err.print(f"sakuin: {error}")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:
+        logging.getLogger("sakuin").debug("failure", exc_info=True)
+        err.print(f"sakuin: error: {type(error).__name__}: {error}")
+        return 1
+
+
+def print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def open_wiki(settings: Settings) -> Wiki:
+    if not settings.wiki_dir.is_dir():
+        raise SettingsError(f"invalid setting WIKI_DIR: {settings.wiki_dir} is not a folder")
+    return Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
+
+
+def fresh_wiki(settings: Settings) -> Wiki:
+    """The wiki with its index brought up to date first (a first run builds it, with progress)."""
+    wiki = open_wiki(settings)
+    building = wiki.state().status != "ready"
+    report = update_with_progress(wiki, rebuild=False) if building else wiki.update()
+    if building:
+        print_report(report, err)
+    return wiki
+
+
+def update_with_progress(wiki: Wiki, *, rebuild: bool) -> IndexReport:
+    columns = (TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("index", total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return wiki.update(rebuild=rebuild, progress=advance)
+
+
+def print_report(report: IndexReport, console: Console) -> None:
+    verb = "built" if report.rebuilt else "updated"
+    console.print(
+        f"index {verb}: {report.pages} pages ({report.added} added, {report.changed} changed, "
+        f"{report.removed} removed), {len(report.skipped)} skipped, {report.seconds:.2f} s"
+    )
+    if report.skipped or report.warnings:
+        table = Table("file", "problem", title="files with problems", title_justify="left")
+        for item in report.skipped:
+            table.add_row(item.path, f"skipped: {item.reason}")
+        for item in report.warnings:
+            table.add_row(item.path, f"indexed: {item.reason}")
+        console.print(table)
+
+
+def run_index(settings: Settings, args: argparse.Namespace) -> int:
+    wiki = open_wiki(settings)
+    report = update_with_progress(wiki, rebuild=args.rebuild)
+    print_report(report, out)
+    return 0
+
+
+def run_lookup(settings: Settings, args: argparse.Namespace) -> int:
+    result = fresh_wiki(settings).lookup(" ".join(args.name))
+    if args.json:
+        print_json(lookup_json(result))
+    else:
+        print_lookup(result)
+    return 0
+
+
+def lookup_json(result: Lookup) -> dict[str, object]:
+    def brief(candidate: object) -> dict[str, object]:
+        data = asdict(candidate)  # type: ignore[call-overload]
+        return {key: data[key] for key in ("path", "title", "type", "score")}
+
+    match = brief(result.match) if result.match else None
+    if match:
+        match.pop("score")
+    unresolved = None
+    if result.unresolved:
+        unresolved = {
+            "name": result.unresolved.name,
+            "mentioned_in": [ref.path for ref in result.unresolved.mentioned_in],
+        }
+    return {
+        "query": result.query,
+        "match": match,
+        "candidates": [brief(candidate) for candidate in result.candidates],
+        "unresolved": unresolved,
+    }
+
+
+def print_lookup(result: Lookup) -> None:
+    if result.match:
+        out.print(f"match: {result.match.title} ({result.match.type}) {result.match.path}")
+    elif result.unresolved:
+        out.print(f"no page yet for {result.unresolved.name}; mentioned in:")
+        for ref in result.unresolved.mentioned_in:
+            out.print(f"  {ref.name}  {ref.path}")
+    else:
+        out.print(f"no page named {result.query!r}")
+    for candidate in result.candidates:
+        out.print(f"  {candidate.score:5.1f}  {candidate.title} ({candidate.type})  {candidate.path}")
+
+
+def run_search(settings: Settings, args: argparse.Namespace) -> int:
+    result = fresh_wiki(settings).search(" ".join(args.query), limit=args.limit)
+    if args.json:
+        print_json(search_json(result))
+    else:
+        print_search(result)
+    return 0
+
+
+def search_json(result: SearchResult) -> dict[str, object]:
+    return {
+        "query": result.query,
+        "hits": [
+            {"path": h.path, "title": h.title, "type": h.type, "score": h.score, "snippet": h.snippet}
+            for h in result.hits
+        ],
+    }
+
+
+def print_search(result: SearchResult) -> None:
+    if not result.hits:
+        out.print("no pages match")
+    for number, hit in enumerate(result.hits, start=1):
+        out.print(f"{number}. {hit.title} ({hit.type})  {hit.path}")
+        out.print(f"   {hit.snippet}")
+
+
+def run_ask(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.replies import reply_for_text
+    from bot.terminal import render_reply
+
+    wiki = fresh_wiki(settings)
+    reply = reply_for_text(" ".join(args.text), wiki, settings)
+    if args.json:
+        print_json({"text": reply.text, "blocks": list(reply.blocks)})
+    else:
+        render_reply(reply, out)
+    return 0
+
+
+def run_shell(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.shell import run_shell as shell
+
+    return shell(settings, fresh_wiki(settings), out)
+
+
+def run_digest(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.digest import run_digest_command
+
+    return asyncio.run(run_digest_command(settings, args.date, args.dry_run, args.json))
+
+
+def run_serve(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.runtime import run_http
+
+    asyncio.run(run_http(settings))
+    return 0
+
+
+def run_socket(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.runtime import run_socket as socket
+
+    asyncio.run(socket(settings))
+    return 0
+
+
+def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.manifest import build_manifest
+
+    print_json(build_manifest(settings, args.url))
+    return 0
+
+
+COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
+    "index": run_index,
+    "lookup": run_lookup,
+    "search": run_search,
+    "ask": run_ask,
+    "shell": run_shell,
+    "digest": run_digest,
+    "serve": run_serve,
+    "socket": run_socket,
+    "manifest": run_manifest,
+}

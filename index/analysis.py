@@ -1,0 +1,63 @@
+"""Text analysis for mixed Japanese/English wiki prose.
+
+Lucene-CJKAnalyzer style: NFKC + casefold; runs of Latin letters and digits are words; runs of CJK
+characters become overlapping character bigrams (a one-character run stays itself). Positions are
+consecutive, so a run of bigrams can be matched as a phrase, which equals a substring match.
+
+This module is pickled by reference into the search index: keep it importable as ``index.analysis``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+_CJK = (
+    "\u3005\u3007\u303b"  # 々 〇 〻
+    "\u3040-\u309f"  # hiragana
+    "\u30a0-\u30ff"  # katakana (with ー)
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # kanji
+    "\uac00-\ud7af"  # hangul syllables
+)
+_TOKEN = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>[^\W_{_CJK}]+)")
+_HIRAGANA = re.compile(r"^[\u3040-\u309f]+$")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    position: int
+    start: int
+    end: int
+    cjk: bool
+
+
+def fold(text: str) -> str:
+    """NFKC + casefold: full-width letters, half-width katakana and case all collapse."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def tokenize(text: str) -> Iterator[Token]:
+    """Yield tokens of folded text; offsets refer to the folded string."""
+    position = 0
+    for match in _TOKEN.finditer(fold(text)):
+        run = match.group()
+        if match.lastgroup == "word":
+            yield Token(run, position, match.start(), match.end(), False)
+            position += 1
+            continue
+        if len(run) == 1:
+            yield Token(run, position, match.start(), match.end(), True)
+            position += 1
+            continue
+        for offset in range(len(run) - 1):
+            start = match.start() + offset
+            yield Token(run[offset : offset + 2], position, start, start + 2, True)
+            position += 1
+
+
+def is_function_bigram(term: str) -> bool:
+    """A bigram of hiragana only (particles, endings: した, のは) says little about the topic."""
+    return bool(_HIRAGANA.match(term))

@@ -1,0 +1,168 @@
+"""Building and updating the index: the single writer.
+
+An update compares the vault with the catalog's fingerprints and touches only files that were
+added, changed or removed. One writer at a time across processes (a file lock in the index
+directory); readers keep using the last committed state meanwhile. A missing, unreadable or
+old-schema index is rebuilt into a new generation that replaces the old one atomically.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from filelock import FileLock
+
+from index.catalog import (
+    Catalog,
+    current_generation,
+    load_catalog,
+    new_generation,
+    publish_generation,
+    save_catalog,
+)
+from index.chunks import chunk_page
+from index.graph import build_graph, is_knowledge
+from index.model import IndexReport, Page
+from index.pages import parse_page
+from index.store import SearchStore
+from index.vault import list_pages, read_log
+
+log = logging.getLogger("sakuin.index")
+LOCK_FILE = "write.lock"
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Opened:
+    generation: Path
+    catalog: Catalog
+    store: SearchStore
+
+
+def open_current(index_dir: Path) -> Opened | None:
+    """The live generation, or None when there is none or it cannot be read."""
+    generation = current_generation(index_dir)
+    if generation is None:
+        return None
+    catalog = load_catalog(generation)
+    if catalog is None:
+        return None
+    store = SearchStore(generation)
+    try:
+        store.open()
+    except Exception as error:  # whoosh raises many kinds on damaged files
+        log.warning("index at %s is unreadable (%s); it will be rebuilt", generation, error)
+        return None
+    return Opened(generation, catalog, store)
+
+
+def update_index(
+    wiki_dir: Path,
+    index_dir: Path,
+    *,
+    rebuild: bool = False,
+    progress: Progress | None = None,
+    lock_timeout: float = -1,
+) -> tuple[Opened, IndexReport]:
+    """Bring the index in line with the vault; returns the live state and what changed."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(index_dir / LOCK_FILE), timeout=lock_timeout):
+        started = time.perf_counter()
+        opened = None if rebuild else open_current(index_dir)
+        fresh = opened is None
+        if opened is None:
+            generation = new_generation(index_dir)
+            store = SearchStore(generation)
+            store.create()
+            catalog = _empty_catalog()
+        else:
+            generation, catalog, store = opened.generation, opened.catalog, opened.store
+        report = _apply_changes(wiki_dir, store, catalog, progress, started, fresh)
+        save_catalog(generation, catalog)
+        if fresh:
+            publish_generation(index_dir, generation)
+        return Opened(generation, catalog, store), report
+
+
+def _empty_catalog() -> Catalog:
+    return Catalog({}, {}, {}, {}, {}, build_graph({}), updated_at="")
+
+
+def _apply_changes(
+    wiki_dir: Path,
+    store: SearchStore,
+    catalog: Catalog,
+    progress: Progress | None,
+    started: float,
+    rebuilt: bool,
+) -> IndexReport:
+    files = list_pages(wiki_dir)
+    present = {file.path for file in files}
+    removed = [path for path in catalog.fingerprints if path not in present]
+    changed = [file for file in files if catalog.fingerprints.get(file.path) != file.fingerprint]
+    added = sum(1 for file in changed if file.path not in catalog.fingerprints)
+    today = datetime.now(UTC).astimezone().date().isoformat()
+    for path in removed:
+        for table in (
+            catalog.pages,
+            catalog.fingerprints,
+            catalog.skipped,
+            catalog.warnings,
+            catalog.first_seen,
+        ):
+            table.pop(path, None)
+    parsed: dict[str, Page] = {}
+    for done, file in enumerate(changed, start=1):
+        catalog.fingerprints[file.path] = file.fingerprint
+        catalog.skipped.pop(file.path, None)
+        catalog.warnings.pop(file.path, None)
+        catalog.pages.pop(file.path, None)
+        try:
+            result = parse_page(file.path, file.absolute.read_bytes(), file.folder_type)
+        except OSError as error:
+            result = None
+            catalog.skipped[file.path] = f"unreadable: {error.strerror or error}"
+        if result is not None and result.page is None:
+            catalog.skipped[file.path] = "; ".join(result.problems)
+        elif result is not None and result.page is not None:
+            parsed[file.path] = result.page
+            catalog.pages[file.path] = result.page
+            catalog.first_seen.setdefault(file.path, today)
+            if result.problems:
+                catalog.warnings[file.path] = "; ".join(result.problems)
+        if progress:
+            progress(done, len(changed))
+    changed_paths = {file.path for file in changed}
+    for path, reason in catalog.skipped.items():
+        if path in changed_paths:
+            log.warning("skipped %s: %s", path, reason)
+    for path in parsed:
+        if path in catalog.warnings:
+            log.warning("indexed %s with a problem: %s", path, catalog.warnings[path])
+    catalog.graph = build_graph(catalog.pages)
+    catalog.log_text = read_log(wiki_dir)
+    if changed or removed:
+        with store.writing() as batch:
+            if not rebuilt:
+                for path in [*removed, *changed_paths]:
+                    batch.delete_page(path)
+            for page in parsed.values():
+                if is_knowledge(page):
+                    for chunk in chunk_page(page, catalog.graph.outlinks.get(page.path, ())):
+                        batch.add(chunk)
+    catalog.updated_at = datetime.now(UTC).isoformat(timespec="seconds")
+    return IndexReport(
+        pages=len(catalog.pages),
+        added=added,
+        changed=len(changed) - added,
+        removed=len(removed),
+        skipped=catalog.skipped_list,
+        seconds=round(time.perf_counter() - started, 3),
+        rebuilt=rebuilt,
+        warnings=catalog.warning_list,
+    )

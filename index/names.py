@@ -1,0 +1,230 @@
+"""Names: normalisation and entity resolution (``/entity NAME``, ``sakuin lookup``).
+
+A name table maps normalised names (titles, file names, aliases, link display names) to pages.
+Resolution never goes through full-text search: an exact name beats a typo-tolerant one, a typo
+match is only taken when the edit distance is small for the name's length, and names that are
+linked but have no page are answers too ("no page yet").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import DamerauLevenshtein
+
+from index.analysis import fold
+
+_LEGAL_WORDS = frozenset(
+    {
+        "inc",
+        "incorporated",
+        "corp",
+        "corporation",
+        "co",
+        "ltd",
+        "limited",
+        "llc",
+        "plc",
+        "gmbh",
+        "ag",
+        "kk",
+        "sa",
+    }
+)
+_LEGAL_JA = re.compile(r"株式会社|有限会社|合同会社|\(株\)|（株）|㈱|\(有\)|㈲")
+_SEPARATORS = re.compile(r"[\W_]+")
+_TYPE_RANK = {"entity": 0, "concept": 1, "note": 2, "question": 3, "survey": 3, "thesis": 3, "source": 4}
+_KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "display": 2}
+_KIND_SCORE = {"title": 100.0, "stem": 100.0, "alias": 98.0, "display": 95.0}
+
+
+def normalize_name(name: str) -> str:
+    """Fold case and width, drop legal suffixes (Inc., 株式会社 …), spacing and punctuation."""
+    folded = _LEGAL_JA.sub(" ", fold(name))
+    words = [word for word in _SEPARATORS.split(folded) if word]
+    while len(words) > 1 and words[-1] in _LEGAL_WORDS:
+        words.pop()
+    return "".join(words)
+
+
+def typo_budget(key: str) -> int:
+    """How many edits a name of this length may carry and still be the same name."""
+    if len(key) <= 3:
+        return 0
+    if len(key) <= 5:
+        return 1
+    if len(key) <= 12:
+        return 2
+    return 3
+
+
+@dataclass(frozen=True)
+class NamedPage:
+    path: str
+    title: str
+    type: str
+    tier: str
+
+
+@dataclass(frozen=True)
+class NameHit:
+    page: NamedPage
+    name: str
+    kind: str
+    score: float
+
+    @property
+    def rank(self) -> tuple[float, int, int, int, str]:
+        return (
+            -self.score,
+            _TYPE_RANK.get(self.page.type, 5),
+            0 if self.page.tier == "full" else 1,
+            _KIND_RANK[self.kind],
+            self.page.path,
+        )
+
+
+@dataclass(frozen=True)
+class Resolution:
+    match: NameHit | None
+    candidates: tuple[NameHit, ...]
+    unresolved: tuple[str, tuple[str, ...]] | None = None
+    """(the name as linked, paths of the pages that mention it)."""
+
+
+class NameTable:
+    """Every name a page is known by, and every linked name that has no page."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, list[tuple[NamedPage, str, str]]] = {}
+        self._unresolved: dict[str, tuple[str, set[str]]] = {}
+        self._mentions: dict[str, list[tuple[str, NamedPage]]] = {}
+
+    def add(self, page: NamedPage, name: str, kind: str) -> None:
+        key = normalize_name(name)
+        if not key:
+            return
+        entries = self._entries.setdefault(key, [])
+        if not any(existing.path == page.path and k == kind for existing, _, k in entries):
+            entries.append((page, name, kind))
+        folded = fold(name).strip()
+        if len(folded) >= 2:
+            self._mentions.setdefault(folded[:2], []).append((folded, page))
+
+    def add_unresolved(self, name: str, mentioned_in: str) -> None:
+        key = normalize_name(name)
+        if key and key not in self._entries:
+            self._unresolved.setdefault(key, (name, set()))[1].add(mentioned_in)
+
+    def finish(self) -> None:
+        """Drop unresolved names that turned out to have a page, and index keys for fuzzy search."""
+        for key in [key for key in self._unresolved if key in self._entries]:
+            del self._unresolved[key]
+        self._keys = list(self._entries)
+        for bucket in self._mentions.values():
+            bucket.sort(key=lambda item: -len(item[0]))
+
+    def resolve(self, name: str, limit: int = 8) -> Resolution:
+        key = normalize_name(name)
+        if not key:
+            return Resolution(None, ())
+        exact = sorted(self._hits(key, None), key=lambda hit: hit.rank)
+        if exact:
+            return Resolution(_clear_winner(exact), _unique(exact + self._suggestions(key, limit), limit))
+        if key in self._unresolved:
+            linked, paths = self._unresolved[key]
+            return Resolution(
+                None, _unique(self._suggestions(key, limit), limit), (linked, tuple(sorted(paths)))
+            )
+        typos = self._typos(key)
+        if typos:
+            return Resolution(_clear_winner(typos), _unique(typos + self._suggestions(key, limit), limit))
+        return Resolution(None, _unique(self._suggestions(key, limit), limit), self._unresolved_typo(key))
+
+    def names_in(self, text: str) -> list[NamedPage]:
+        """Pages whose names occur in ``text`` as whole words, longest names first."""
+        folded = fold(text)
+        found: list[NamedPage] = []
+        taken: list[tuple[int, int]] = []
+        for start in range(len(folded) - 1):
+            for name, page in self._mentions.get(folded[start : start + 2], ()):
+                end = start + len(name)
+                if not folded.startswith(name, start) or not _word_bounded(folded, start, end):
+                    continue
+                if any(s <= start and end <= e for s, e in taken):
+                    continue
+                taken.append((start, end))
+                if page not in found:
+                    found.append(page)
+        return found
+
+    def _hits(self, key: str, score: float | None) -> list[NameHit]:
+        return [
+            NameHit(page, name, kind, score if score is not None else _KIND_SCORE[kind])
+            for page, name, kind in self._entries.get(key, ())
+        ]
+
+    def _typos(self, key: str) -> list[NameHit]:
+        budget = typo_budget(key)
+        if not budget:
+            return []
+        close = process.extract(
+            key, self._keys, scorer=DamerauLevenshtein.distance, score_cutoff=budget, limit=20
+        )
+        hits: list[NameHit] = []
+        for other, distance, _ in close:
+            if distance <= typo_budget(other):
+                hits.extend(self._hits(other, round(90.0 * (1 - distance / max(len(key), len(other))), 1)))
+        return sorted(hits, key=lambda hit: hit.rank)
+
+    def _suggestions(self, key: str, limit: int) -> list[NameHit]:
+        similar = process.extract(key, self._keys, scorer=fuzz.WRatio, score_cutoff=72, limit=limit)
+        hits: list[NameHit] = []
+        for other, score, _ in similar:
+            if other != key:
+                hits.extend(self._hits(other, round(min(score, 89.0) * 0.8, 1)))
+        return sorted(hits, key=lambda hit: hit.rank)
+
+    def _unresolved_typo(self, key: str) -> tuple[str, tuple[str, ...]] | None:
+        budget = typo_budget(key)
+        if not budget or not self._unresolved:
+            return None
+        best = process.extractOne(
+            key, list(self._unresolved), scorer=DamerauLevenshtein.distance, score_cutoff=budget
+        )
+        if not best:
+            return None
+        linked, paths = self._unresolved[best[0]]
+        return linked, tuple(sorted(paths))
+
+
+def _clear_winner(ranked: list[NameHit]) -> NameHit | None:
+    """The first hit, unless the next different page ties with it on every ranking criterion."""
+    best = ranked[0]
+    for other in ranked[1:]:
+        if other.page.path == best.page.path:
+            continue
+        return None if other.rank[:4] == best.rank[:4] else best
+    return best
+
+
+def _unique(hits: Iterable[NameHit], limit: int) -> tuple[NameHit, ...]:
+    seen: set[str] = set()
+    kept: list[NameHit] = []
+    for hit in hits:
+        if hit.page.path not in seen:
+            seen.add(hit.page.path)
+            kept.append(hit)
+    return tuple(kept[:limit])
+
+
+def _word_bounded(text: str, start: int, end: int) -> bool:
+    def latin(char: str) -> bool:
+        return char.isascii() and char.isalnum()
+
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return not (latin(text[start]) and latin(before)) and not (latin(text[end - 1]) and latin(after))

@@ -1,0 +1,377 @@
+"""One file → one `Page`: frontmatter, title, sections, summary, links and typed relations.
+
+Strict about nothing, forgiving about everything (wiki-format §3, §4, §9): a page that can be read
+at all becomes a Page; what was odd about it is returned as problems for the caller to report.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from index.frontmatter import list_value, split_frontmatter, text_value
+from index.links import find_links, find_links_in_values
+from index.model import Link, Page, Relation, Section
+
+SOURCE_NAME = re.compile(r"^@?(\d{4})__(.+?)__(.+?)(?: - ((?:Chapter|Appendix) .+))?$")
+FOLDER_TYPES = {
+    "sources": "source",
+    "entities": "entity",
+    "concepts": "concept",
+    "questions": "question",
+    "surveys": "survey",
+    "asks": "ask",
+    "briefs": "brief",
+}
+RELATIONS_HEADING = "関連"
+INBOX_HEADING = "未編纂の観察"
+_LEGACY_HEADINGS = {"横断的知見": INBOX_HEADING}
+_SECTION_SPLIT = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+_FENCE_LINE = re.compile(r"^[ \t]*(```|~~~)")
+_H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
+_RELATION_LINE = re.compile(r"^\s*[-*+]\s*(?:\*\*)?([^\[\]:：*]{1,40}?)(?:\*\*)?\s*[:：]\s*(.*)$")
+_BULLET_LINK = re.compile(r"^\s*[-*+]\s*\[\[")
+_CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
+_ARCHIVE_CALLOUT = "編纂前の観察"
+_LINK_TEXT = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
+_SOURCE_CITATION = re.compile(r"[(（]\s*(?:Source|出典|根拠)\s*[:：][^()（）]*[)）]")
+_MARKUP = re.compile(r"\*\*|__|`")
+_CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
+_QUOTE = re.compile(r"^(?:>\s?)+", re.MULTILINE)
+_SENTENCE_END = re.compile(r"(?<=[。！？.!?])\s*")
+
+
+@dataclass(frozen=True)
+class Parsed:
+    page: Page | None
+    problems: tuple[str, ...] = ()
+
+
+def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed:
+    """Read one file's bytes as a page. ``folder_type`` is the type its folder implies."""
+    problems: list[str] = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        text = data.decode("utf-8", errors="replace")
+        problems.append(f"invalid UTF-8 at byte {error.start}; undecodable bytes replaced")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    if not text.strip():
+        return Parsed(None, ("empty file",))
+    split = split_frontmatter(text)
+    if split.problem:
+        problems.append(split.problem)
+    meta, body = split.meta, split.body
+    body, flattened_title = unflatten(body)
+    stem = unicodedata.normalize("NFC", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    source_name = SOURCE_NAME.match(stem)
+    intro, sections = split_sections(body)
+    page_type = (
+        text_value(meta, "type")
+        or folder_type
+        or ("source" if source_name else None)
+        or _type_from_shape(sections)
+    )
+    h1 = _H1.search(intro)
+    title = (
+        text_value(meta, "title")
+        or flattened_title
+        or (h1.group(1).strip() if h1 else None)
+        or (source_name.group(3) if source_name else stem)
+    )
+    intro_text = _H1.sub("", intro, count=1) if h1 else intro
+    all_sections = (Section("", intro_text.strip()), *sections) if intro_text.strip() else tuple(sections)
+    year, venue = _year_and_venue(meta, source_name)
+    page = Page(
+        path=path,
+        key=text_value(meta, "address") or path,
+        type=page_type.casefold(),
+        title=unicodedata.normalize("NFC", title),
+        aliases=tuple(
+            unicodedata.normalize("NFC", a)
+            for a in (*list_value(meta, "aliases"), *list_value(meta, "alias"))
+        ),
+        summary=summarize(page_type, meta, all_sections),
+        role=text_value(meta, "role"),
+        tier=(text_value(meta, "entity_tier") or "full").casefold(),
+        created=text_value(meta, "created"),
+        date=text_value(meta, "date"),
+        year=year,
+        venue=venue,
+        source_type=text_value(meta, "source_type"),
+        entity_type=text_value(meta, "entity_type"),
+        publish=str(meta.get("publish", True)).casefold() not in {"false", "no", "0"},
+        relations=tuple(_relations(meta, all_sections)),
+        links=tuple(_links(meta, body)),
+        sections=tuple(Section(s.heading, plain_text(s.text)) for s in all_sections if s.text.strip()),
+        blurb=_section_text(all_sections, "紹介文"),
+        companion_of=_companion_of(path, meta) if page_type in {"ask", "brief"} else None,
+    )
+    return Parsed(page, tuple(problems))
+
+
+def unflatten(body: str) -> tuple[str, str | None]:
+    """Restore the structure of an export that lost its line breaks (the seed pages).
+
+    ``# Title prose… ## 関連 - ソース: [[…]] / [[…]] - 概念: […]`` on one line becomes an H1
+    line, a body, and a ``## 関連`` section with one relation per line. Returns the new body and
+    the title when one was recovered from the flattened H1.
+    """
+    lines = [line for line in body.split("\n") if line.strip()]
+    if len(lines) > 3 or " ## " not in body:
+        return body, None
+    text = " ".join(lines)
+    text = re.sub(r"\s+##\s+", "\n\n## ", text)
+    text = re.sub(r"^(##\s+\S+)\s+", r"\1\n", text, flags=re.MULTILINE)
+    text = _split_bullets(text)
+    title = None
+    if text.startswith("# "):
+        first, _, rest = text.partition("\n")
+        title, prose = _leading_name(first[2:])
+        text = f"# {title}\n\n{prose}\n{rest}"
+    return text, title
+
+
+def _split_bullets(text: str) -> str:
+    """Put each `` - `` bullet that starts a relation, a link or bold text on its own line."""
+    out: list[str] = []
+    depth = 0
+    index = 0
+    while index < len(text):
+        if text.startswith("[[", index):
+            depth += 1
+        elif text.startswith("]]", index) and depth:
+            depth -= 1
+        after_sentence = index > 0 and text[index - 1] in "。）)"
+        following = text[index + 3 : index + 50]
+        if depth == 0 and text.startswith(" - ", index) and (after_sentence or _starts_bullet(following)):
+            out.append("\n- ")
+            index += 3
+            continue
+        out.append(text[index])
+        index += 1
+    return "".join(out)
+
+
+def _starts_bullet(following: str) -> bool:
+    return bool(re.match(r"(\[\[|\*\*|[^\s\[\]:：]{1,20}[:：]\s*\[\[)", following))
+
+
+def _leading_name(h1: str) -> tuple[str, str]:
+    """Split a flattened H1 into the page's name and the prose glued after it."""
+    h1 = h1.strip()
+    latin = re.match(r"[A-Za-z0-9][\w.&'’+\-]*(?:[ ][A-Za-z0-9(][\w.&'’+\-()]*){0,7}", h1)
+    if latin and (len(h1) == latin.end() or not h1[latin.end()].isascii() or h1[latin.end()] == " "):
+        name = latin.group().strip()
+        rest = h1[latin.end() :].strip()
+        if rest and not rest[0].isascii():
+            return name, rest
+        words = name.split(" ")
+        return words[0], " ".join([*words[1:], rest]).strip()
+    name, _, rest = h1.partition(" ")
+    return name, rest
+
+
+def split_sections(body: str) -> tuple[str, list[Section]]:
+    """Split on ``## `` headings outside code fences; ``###`` stays with its parent."""
+    intro: list[str] = []
+    sections: list[Section] = []
+    heading: str | None = None
+    buffer: list[str] = []
+    in_fence = False
+    for line in body.split("\n"):
+        if _FENCE_LINE.match(line):
+            in_fence = not in_fence
+        match = None if in_fence else _SECTION_SPLIT.match(line)
+        if match and not line.startswith("###"):
+            if heading is None:
+                intro = buffer
+            else:
+                sections.append(Section(heading, "\n".join(buffer).strip()))
+            heading = _LEGACY_HEADINGS.get(match.group(1).strip(), match.group(1).strip())
+            buffer = []
+            continue
+        buffer.append(line)
+    if heading is None:
+        return "\n".join(buffer), []
+    sections.append(Section(heading, "\n".join(buffer).strip()))
+    return "\n".join(intro), [_without_archives(s) for s in sections]
+
+
+def _without_archives(section: Section) -> Section:
+    """Drop ``> [!note]- 編纂前の観察`` callouts: observations already compiled elsewhere."""
+    kept: list[str] = []
+    skipping = False
+    for line in section.text.split("\n"):
+        callout = _CALLOUT.match(line)
+        if callout:
+            skipping = _ARCHIVE_CALLOUT in callout.group(3)
+        elif not line.startswith(">"):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return Section(section.heading, "\n".join(kept))
+
+
+def _type_from_shape(sections: list[Section]) -> str:
+    """A page with no type and no telling folder: concepts define, entities relate."""
+    headings = {section.heading for section in sections}
+    if "定義" in headings:
+        return "concept"
+    if RELATIONS_HEADING in headings or "関連ソース" in headings:
+        return "entity"
+    return "note"
+
+
+def _year_and_venue(
+    meta: dict[str, object], source_name: re.Match[str] | None
+) -> tuple[int | None, str | None]:
+    if source_name:
+        return int(source_name.group(1)), source_name.group(2)
+    published = text_value(meta, "date_published")
+    year = int(published[:4]) if published and published[:4].isdigit() else None
+    return year, text_value(meta, "venue")
+
+
+def _relations(meta: dict[str, object], sections: tuple[Section, ...]) -> list[Relation]:
+    relations: list[Relation] = []
+    for section in sections:
+        if section.heading == RELATIONS_HEADING:
+            relations.extend(_relation_lines(section.text))
+        elif section.heading == "関連ソース":
+            links = tuple(link for link in find_links(section.text) if link.target.startswith("@"))
+            if links:
+                relations.append(Relation("ソース", links))
+    sources = tuple(find_links_in_values(list_value(meta, "sources")))
+    if sources and text_value(meta, "type") != "source":
+        relations.append(Relation("ソース", sources))
+    related = tuple(find_links_in_values(list_value(meta, "related")))
+    if related:
+        relations.append(Relation(RELATIONS_HEADING, related))
+    return relations
+
+
+def _relation_lines(text: str) -> list[Relation]:
+    relations: list[Relation] = []
+    for line in text.split("\n"):
+        labelled = _RELATION_LINE.match(line)
+        if labelled and "[[" in labelled.group(2):
+            links = tuple(find_links(labelled.group(2)))
+            if links:
+                relations.append(Relation(labelled.group(1).strip(), links))
+        elif _BULLET_LINK.match(line):
+            links = tuple(find_links(line))
+            if links:
+                relations.append(Relation(RELATIONS_HEADING, links))
+    return relations
+
+
+def _links(meta: dict[str, object], body: str) -> list[Link]:
+    found = list(find_links(body))
+    for key in ("related", "sources", "first_mentioned", "asks", "brief"):
+        found.extend(find_links_in_values(list_value(meta, key)))
+    return found
+
+
+def _companion_of(path: str, meta: dict[str, object]) -> str:
+    for link in find_links_in_values(list_value(meta, "sources")):
+        if "/" in link.target:
+            return link.target + ".md"
+    parts = path.split("/")
+    return "/".join([*parts[:-2], "sources", parts[-1]]) if len(parts) >= 2 else path
+
+
+def _section_text(sections: tuple[Section, ...], heading: str) -> str | None:
+    for section in sections:
+        if section.heading == heading and section.text.strip():
+            return plain_text(section.text)
+    return None
+
+
+def link_label(target: str, display: str | None) -> str:
+    """How a link reads in prose: its display text, else the source title, else the name."""
+    if display:
+        return display
+    name = target.rsplit("/", 1)[-1]
+    source = SOURCE_NAME.match(name)
+    return source.group(3) if source else name
+
+
+def plain_text(markdown: str) -> str:
+    """Markdown to readable text: links become their labels, embeds and emphasis go."""
+
+    def label(match: re.Match[str]) -> str:
+        if match.group().startswith("!"):
+            return ""
+        return link_label(match.group(1).strip(), (match.group(2) or "").strip() or None)
+
+    text = _LINK_TEXT.sub(label, markdown.replace("\\|", "|"))
+    text = _QUOTE.sub("", _CALLOUT_MARK.sub("", text))
+    return _MARKUP.sub("", text)
+
+
+def summarize(page_type: str, meta: dict[str, object], sections: tuple[Section, ...]) -> str:
+    """The 1–3 line summary: role, 概要, 定義, the abstract callout, or the first paragraph."""
+    role = text_value(meta, "role")
+    by_heading = {section.heading: section.text for section in sections}
+    abstract = _abstract(by_heading.get("", ""))
+    candidates: list[str | None]
+    if page_type == "source":
+        claims = list_value(meta, "key_claims")
+        candidates = [abstract, by_heading.get("概要"), "。".join(claims) if claims else None]
+    else:
+        candidates = [role, by_heading.get("概要"), by_heading.get("定義"), abstract]
+    candidates.append(_first_paragraph(by_heading.get("", "")))
+    candidates.extend(_first_paragraph(section.text) for section in sections)
+    for candidate in candidates:
+        paragraph = _first_paragraph(candidate or "")
+        if paragraph:
+            return shorten(_SOURCE_CITATION.sub("", plain_text(paragraph)).strip(), 240)
+    return ""
+
+
+def _abstract(intro: str) -> str | None:
+    lines = intro.split("\n")
+    for index, line in enumerate(lines):
+        callout = _CALLOUT.match(line.strip())
+        if callout and callout.group(1).casefold() == "abstract":
+            body = []
+            for following in lines[index + 1 :]:
+                if not following.startswith(">"):
+                    break
+                body.append(following.lstrip("> ").strip())
+            return " ".join(part for part in body if part) or None
+    return None
+
+
+def _first_paragraph(text: str) -> str | None:
+    paragraph: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        skip = (
+            stripped.startswith(("#", ">", "![[", "|", "```", "Navigation:"))
+            or stripped.startswith("**Figure")
+            or (stripped.startswith("(Figure"))
+        )
+        if not stripped or skip:
+            if paragraph:
+                break
+            continue
+        bullet = stripped[:1] in "-*+"
+        if paragraph and bullet:
+            break
+        paragraph.append(stripped.lstrip("-*+ ").strip())
+        if bullet:
+            break
+    return " ".join(paragraph) or None
+
+
+def shorten(text: str, limit: int) -> str:
+    """Cut at a sentence end within ``limit`` characters when possible, else with an ellipsis."""
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    ends = [m.end() for m in _SENTENCE_END.finditer(cut) if m.end() > limit // 3]
+    return cut[: ends[-1]].strip() if ends else cut.rstrip() + "…"

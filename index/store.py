@@ -1,0 +1,221 @@
+"""The full-text store: every whoosh call of the project lives in this module.
+
+Pages are indexed as chunks (a section, or a part of a long one) so that a hit carries its best
+passage. Callers hand in plain `Chunk` values and a `QueryPlan` and get back plain `ChunkMatch`
+values; no whoosh object leaves this module, so the engine can be replaced behind it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh import scoring
+from whoosh.analysis import Token as WhooshToken
+from whoosh.analysis import Tokenizer
+from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.query import Or, Phrase, Query, Term
+
+from index.analysis import tokenize
+
+INDEX_NAME = "sakuin"
+
+
+class CJKTokenizer(Tokenizer):
+    """whoosh adapter for `index.analysis.tokenize` (Latin words + CJK bigrams, folded)."""
+
+    def __eq__(self, other: object) -> bool:
+        return self.__class__ is other.__class__
+
+    def __hash__(self) -> int:
+        return hash(self.__class__)
+
+    def __call__(  # type: ignore[override]
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: object,
+    ) -> Iterator[WhooshToken]:
+        token = WhooshToken(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        pieces = _tokens(value) if tokenize else [(value, 0, 0, len(value))]
+        for text, position, start, end in pieces:
+            token.text = text
+            token.boost = 1.0
+            token.stopped = False
+            if keeporiginal:
+                token.original = text
+            if positions:
+                token.pos = start_pos + position
+            if chars:
+                token.startchar = start_char + start
+                token.endchar = start_char + end
+            yield token
+
+
+def _tokens(value: str) -> Iterator[tuple[str, int, int, int]]:
+    for token in tokenize(value):
+        yield token.text, token.position, token.start, token.end
+
+
+def _schema() -> Schema:
+    analyzer = CJKTokenizer()
+    return Schema(
+        id=ID(unique=True, stored=True),
+        path=ID(stored=True),
+        ordinal=STORED(),
+        heading=STORED(),
+        text=STORED(),
+        title=TEXT(analyzer=analyzer, field_boost=4.0, phrase=False),
+        names=TEXT(analyzer=analyzer, field_boost=3.0, phrase=False),
+        body=TEXT(analyzer=analyzer, phrase=True),
+        links=KEYWORD(scorable=True, lowercase=False, commas=True),
+    )
+
+
+@dataclass(frozen=True)
+class Chunk:
+    path: str
+    ordinal: int
+    heading: str
+    text: str
+    title: str = ""
+    names: str = ""
+    links: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """What to look for: single terms, phrases (runs of terms), names and linked page paths."""
+
+    terms: tuple[str, ...]
+    phrases: tuple[tuple[str, ...], ...] = ()
+    linked_paths: tuple[str, ...] = ()
+    pages: tuple[str, ...] = ()
+    term_weights: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ChunkMatch:
+    path: str
+    ordinal: int
+    heading: str
+    text: str
+    score: float
+
+
+class SearchStore:
+    """A whoosh index in one directory. One writer at a time; readers per thread."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._index = None
+        self._local = threading.local()
+
+    def exists(self) -> bool:
+        return whoosh_index.exists_in(str(self.directory), indexname=INDEX_NAME)
+
+    def create(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._index = whoosh_index.create_in(str(self.directory), _schema(), indexname=INDEX_NAME)
+
+    def open(self) -> None:
+        """Open the index; raises when it is missing or unreadable (the caller rebuilds)."""
+        self._index = whoosh_index.open_dir(str(self.directory), indexname=INDEX_NAME)
+        with self._index.searcher() as searcher:
+            searcher.doc_count()
+
+    def close(self) -> None:
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is not None:
+            searcher.close()
+            self._local.searcher = None
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    @contextmanager
+    def writing(self) -> Iterator[StoreBatch]:
+        """A batch of deletions and additions, committed (and merged) on success only."""
+        if self._index is None:
+            raise RuntimeError("store is not open")
+        writer = self._index.writer(limitmb=128)
+        try:
+            yield StoreBatch(writer)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+
+    def search(self, plan: QueryPlan, limit: int) -> list[ChunkMatch]:
+        query = _build_query(plan)
+        if query is None:
+            return []
+        searcher = self._searcher()
+        results = searcher.search(query, limit=limit)
+        return [
+            ChunkMatch(hit["path"], hit["ordinal"], hit["heading"], hit["text"], float(hit.score))
+            for hit in results
+        ]
+
+    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """How many chunks there are, and how many contain each body term."""
+        searcher = self._searcher()
+        return searcher.doc_count(), {term: searcher.doc_frequency("body", term) for term in terms}
+
+    def _searcher(self):
+        if self._index is None:
+            raise RuntimeError("store is not open")
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is None:
+            searcher = self._index.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
+        elif not searcher.up_to_date():
+            searcher = searcher.refresh()
+        self._local.searcher = searcher
+        return searcher
+
+
+class StoreBatch:
+    def __init__(self, writer) -> None:
+        self._writer = writer
+
+    def delete_page(self, path: str) -> None:
+        self._writer.delete_by_term("path", path)
+
+    def add(self, chunk: Chunk) -> None:
+        self._writer.add_document(
+            id=f"{chunk.path}#{chunk.ordinal}",
+            path=chunk.path,
+            ordinal=chunk.ordinal,
+            heading=chunk.heading,
+            text=chunk.text,
+            title=chunk.title,
+            names=chunk.names,
+            body=f"{chunk.heading}\n{chunk.text}",
+            links=",".join(chunk.links),
+        )
+
+
+def _build_query(plan: QueryPlan) -> Query | None:
+    parts: list[Query] = []
+    for term in plan.terms:
+        weight = plan.term_weights.get(term, 1.0)
+        parts.append(Term("body", term, boost=weight))
+        parts.append(Term("title", term, boost=weight))
+        parts.append(Term("names", term, boost=weight))
+    for run in plan.phrases:
+        if len(run) > 1:
+            parts.append(Phrase("body", list(run), boost=float(len(run))))
+    parts.extend(Term("links", path, boost=3.0) for path in plan.linked_paths)
+    parts.extend(Term("path", path, boost=2.0) for path in plan.pages)
+    return Or(parts) if parts else None

@@ -1,0 +1,222 @@
+"""`Wiki`: the one object the edges are handed. Lookups, search, cards, digests, index state.
+
+Every method is synchronous and safe to call from several threads. Readers use the last
+committed state (an immutable snapshot swapped in after each update) and never wait for the
+writer; a change committed by another process (``sakuin index`` from cron) is picked up on the
+next call.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import date
+from pathlib import Path
+from urllib.parse import quote
+
+from index.catalog import catalog_stamp, current_generation
+from index.digest import find_new_sources
+from index.graph import build_card, page_ref
+from index.indexer import Opened, Progress, open_current, update_index
+from index.model import (
+    Candidate,
+    Card,
+    Digest,
+    DigestItem,
+    IndexReport,
+    IndexState,
+    Lookup,
+    Page,
+    PageRef,
+    SearchResult,
+    Unresolved,
+)
+from index.names import NameHit
+from index.search import search_pages
+
+RECHECK_SECONDS = 1.0
+
+
+class IndexNotReady(Exception):
+    """There is no usable index yet (it is being built, or has never been built)."""
+
+
+class Wiki:
+    def __init__(self, wiki_dir: Path, index_dir: Path, base_url: str | None = None) -> None:
+        self.wiki_dir = wiki_dir
+        self.index_dir = index_dir
+        self.base_url = base_url.rstrip("/") + "/" if base_url else None
+        self._opened: Opened | None = None
+        self._stamp: tuple[Path | None, int | None] = (None, None)
+        self._checked = 0.0
+        self._write_lock = threading.Lock()
+        self._read_lock = threading.Lock()
+        self._building = False
+        self._last_error: str | None = None
+
+    @classmethod
+    def open(cls, wiki_dir: Path, index_dir: Path, base_url: str | None = None) -> Wiki:
+        """Cheap: loads what is on disk, builds nothing."""
+        wiki = cls(wiki_dir, index_dir, base_url)
+        wiki._reload()
+        return wiki
+
+    # -- writing --------------------------------------------------------------------------
+
+    def update(self, *, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:
+        """Apply the vault's changes to the index (build it when missing or unusable)."""
+        with self._write_lock:
+            self._building = self._opened is None or rebuild
+            try:
+                opened, report = update_index(
+                    self.wiki_dir, self.index_dir, rebuild=rebuild, progress=progress
+                )
+            except Exception as error:
+                self._last_error = f"{type(error).__name__}: {error}"
+                raise
+            finally:
+                self._building = False
+            self._last_error = None
+            self._swap(opened)
+            return report
+
+    # -- reading --------------------------------------------------------------------------
+
+    def state(self) -> IndexState:
+        opened = self._current(required=False)
+        if opened is None:
+            status = "building" if self._building else ("error" if self._last_error else "empty")
+            return IndexState(status, last_error=self._last_error)
+        catalog = opened.catalog
+        return IndexState(
+            "building" if self._building else "ready",
+            pages=len(catalog.pages),
+            updated_at=catalog.updated_at,
+            last_error=self._last_error,
+            warnings=(*catalog.skipped_list, *catalog.warning_list),
+        )
+
+    def lookup(self, name: str, limit: int = 8) -> Lookup:
+        catalog = self._current().catalog
+        resolution = catalog.graph.names.resolve(name, limit)
+        unresolved = None
+        if resolution.unresolved:
+            linked, paths = resolution.unresolved
+            unresolved = Unresolved(linked, tuple(self.ref(path) for path in paths))
+        return Lookup(
+            query=name,
+            match=self._candidate(resolution.match) if resolution.match else None,
+            candidates=tuple(self._candidate(hit) for hit in resolution.candidates),
+            unresolved=unresolved,
+        )
+
+    def search(self, query: str, limit: int = 5) -> SearchResult:
+        opened = self._current()
+        catalog = opened.catalog
+        return search_pages(opened.store, catalog.pages, catalog.graph.names, query, limit, self.url_for)
+
+    def card(self, path: str) -> Card | None:
+        catalog = self._current().catalog
+        page = catalog.pages.get(path)
+        if page is None:
+            return None
+        return build_card(page, catalog.pages, catalog.graph, self.url_for)
+
+    def page(self, path: str) -> Page | None:
+        return self._current().catalog.pages.get(path)
+
+    def pages(self) -> tuple[Page, ...]:
+        return tuple(self._current().catalog.pages.values())
+
+    def ref(self, path: str) -> PageRef:
+        page = self._current().catalog.pages.get(path)
+        if page is None:
+            return PageRef(path.rsplit("/", 1)[-1].removesuffix(".md"), None)
+        return page_ref(page, self.url_for)
+
+    def backlinks(self, path: str) -> tuple[PageRef, ...]:
+        catalog = self._current().catalog
+        return tuple(self.ref(source) for source in catalog.graph.backlinks.get(path, ()))
+
+    def resolve(self, target: str) -> str | None:
+        return self._current().catalog.graph.resolver.resolve(target)
+
+    def log_text(self) -> str:
+        return self._current().catalog.log_text
+
+    def first_seen(self, path: str) -> str | None:
+        return self._current().catalog.first_seen.get(path)
+
+    def new_sources(self, day: date, *, include_unpublished: bool = False) -> Digest:
+        return find_new_sources(
+            self.pages(),
+            self.log_text(),
+            day,
+            first_seen=self.first_seen,
+            resolve=self.resolve,
+            cited_by=self._cited_by,
+            url_for=self.url_for,
+            include_unpublished=include_unpublished,
+        )
+
+    def recent_sources(self, limit: int = 10) -> tuple[DigestItem, ...]:
+        sources = [page for page in self.pages() if page.type == "source" and page.publish]
+        sources.sort(
+            key=lambda page: page.created or page.date or self.first_seen(page.path) or "", reverse=True
+        )
+        return tuple(
+            DigestItem(
+                path=page.path,
+                title=page.title,
+                venue=page.venue,
+                year=page.year,
+                summary=page.summary,
+                cited_by=self._cited_by(page.path),
+                source_type=page.source_type,
+                url=self.url_for(page.path),
+                date=page.created or page.date,
+            )
+            for page in sources[:limit]
+        )
+
+    def url_for(self, path: str) -> str | None:
+        """The page's web address when WIKI_BASE_URL is set (Obsidian Publish / Quartz style)."""
+        if not self.base_url:
+            return None
+        return self.base_url + quote(path.removesuffix(".md"))
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _cited_by(self, path: str) -> tuple[PageRef, ...]:
+        return tuple(ref for ref in self.backlinks(path) if ref.type in {"entity", "concept"})
+
+    def _candidate(self, hit: NameHit) -> Candidate:
+        page = hit.page
+        return Candidate(page.path, page.title, page.type, hit.score, self.url_for(page.path), hit.name)
+
+    def _current(self, required: bool = True) -> Opened | None:
+        now = time.monotonic()
+        if now - self._checked > RECHECK_SECONDS:
+            self._checked = now
+            generation = current_generation(self.index_dir)
+            stamp = (generation, catalog_stamp(generation) if generation else None)
+            if stamp != self._stamp and not self._write_lock.locked():
+                self._reload()
+        if self._opened is None and required:
+            raise IndexNotReady(
+                "the index is being built" if self._building else "the index has not been built"
+            )
+        return self._opened
+
+    def _reload(self) -> None:
+        with self._read_lock:
+            opened = open_current(self.index_dir)
+            if opened is not None:
+                self._swap(opened)
+
+    def _swap(self, opened: Opened) -> None:
+        previous = self._opened
+        self._opened = opened
+        self._stamp = (opened.generation, catalog_stamp(opened.generation))
+        if previous is not None and previous.store is not opened.store:
+            previous.store.close()
