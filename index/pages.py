@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from index.frontmatter import list_value, split_frontmatter, text_value
-from index.links import find_links, find_links_in_values
+from index.links import find_links, find_links_in_values, strip_code
 from index.model import Link, Page, Relation, Section
 
 SOURCE_NAME = re.compile(r"^@?(\d{4})__(.+?)__(.+?)(?: - ((?:Chapter|Appendix) .+))?$")
@@ -254,7 +254,7 @@ def _relations(meta: dict[str, object], sections: tuple[Section, ...]) -> list[R
 
 def _relation_lines(text: str) -> list[Relation]:
     relations: list[Relation] = []
-    for line in text.split("\n"):
+    for line in strip_code(text).split("\n"):
         labelled = _RELATION_LINE.match(line)
         if labelled and "[[" in labelled.group(2):
             links = tuple(find_links(labelled.group(2)))

@@ -1,0 +1,160 @@
+"""Incremental indexing, bad files, concurrent writers and damaged indexes, on real files."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from index.catalog import current_generation
+from index.wiki import IndexNotReady, Wiki
+from tests.vaults import SMALL_VAULT, entity, write_vault
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    return write_vault(tmp_path / "vault", SMALL_VAULT)
+
+
+def open_built(vault: Path, tmp_path: Path) -> Wiki:
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    return wiki
+
+
+def test_first_update_builds_then_only_changes_are_applied(vault: Path, tmp_path: Path) -> None:
+    wiki = Wiki.open(vault, tmp_path / "index")
+    with pytest.raises(IndexNotReady):
+        wiki.lookup("ByteDance")
+    first = wiki.update()
+    assert first.rebuilt and first.added == first.pages == 12
+    assert wiki.update().added == wiki.update().changed == 0
+
+    (vault / "wiki/entities/MegaScale.md").write_text(entity("MegaScale", body="新しい本文 Zyxwv を含む。"))
+    (vault / "wiki/entities/Volcano Engine.md").write_text(entity("Volcano Engine"))
+    (vault / "wiki/entities/Anna Stub.md").unlink()
+    report = wiki.update()
+    assert (report.added, report.changed, report.removed, report.rebuilt) == (1, 1, 1, False)
+    assert wiki.search("Zyxwv").hits[0].path == "wiki/entities/MegaScale.md"
+    assert wiki.lookup("Volcano Engine").match is not None
+    assert wiki.page("wiki/entities/Anna Stub.md") is None
+
+
+def test_renamed_page_moves_with_its_backlinks(vault: Path, tmp_path: Path) -> None:
+    wiki = open_built(vault, tmp_path)
+    assert "wiki/entities/ByteDance.md" in {ref.path for ref in wiki.backlinks("wiki/entities/Minder.md")}
+    os.rename(vault / "wiki/entities/Minder.md", vault / "wiki/concepts/Minder.md")
+    wiki.update()
+    assert wiki.lookup("Minder").match.path == "wiki/concepts/Minder.md"
+    card = wiki.card("wiki/entities/ByteDance.md")
+    products = next(group for group in card.groups if group.label == "関連プロダクト")
+    assert [ref.path for ref in products.refs] == ["wiki/entities/MegaScale.md", "wiki/concepts/Minder.md"]
+    assert "wiki/entities/ByteDance.md" in {ref.path for ref in wiki.backlinks("wiki/concepts/Minder.md")}
+
+
+def test_bad_files_are_reported_and_everything_else_is_indexed(vault: Path, tmp_path: Path) -> None:
+    write_vault(
+        vault,
+        {
+            "wiki/entities/Empty Page.md": "",
+            "wiki/entities/Broken Encoding.md": b"---\ntitle: Broken\n---\n# Broken\n\xff\xfe ok\n",
+            "wiki/entities/Unclosed.md": "---\ntitle: Unclosed\n# Unclosed\n",
+            "wiki/entities/CRLF Entity.md": entity("CRLF Entity").replace("\n", "\r\n"),
+            "wiki/concepts/巨大ページ.md": "# 巨大ページ\n\n"
+            + ("## 節\n\n" + "長文です。" * 400 + "\n\n") * 100,
+        },
+    )
+    report = Wiki.open(vault, tmp_path / "index").update()
+    assert [(s.path, s.reason) for s in report.skipped] == [("wiki/entities/Empty Page.md", "empty file")]
+    warned = {w.path: w.reason for w in report.warnings}
+    assert "invalid UTF-8" in warned["wiki/entities/Broken Encoding.md"]
+    assert "closing" in warned["wiki/entities/Unclosed.md"]
+    assert report.pages == 12 + 4
+
+
+def test_skipped_files_are_not_reported_again_until_they_change(vault: Path, tmp_path: Path) -> None:
+    write_vault(vault, {"wiki/entities/Empty Page.md": ""})
+    wiki = open_built(vault, tmp_path)
+    assert wiki.update().changed == 0
+    write_vault(vault, {"wiki/entities/Empty Page.md": entity("No Longer Empty")})
+    assert wiki.update().changed == 1
+    assert wiki.lookup("No Longer Empty").match is not None
+
+
+def test_another_process_commit_is_seen_by_readers(vault: Path, tmp_path: Path) -> None:
+    reader = open_built(vault, tmp_path)
+    (vault / "wiki/entities/Volcano Engine.md").write_text(entity("Volcano Engine"))
+    Wiki.open(vault, tmp_path / "index").update()
+    reader._checked = 0.0
+    assert reader.lookup("Volcano Engine").match is not None
+
+
+def test_two_writers_at_once_serialise(vault: Path, tmp_path: Path) -> None:
+    open_built(vault, tmp_path)
+    for n in range(20):
+        (vault / f"wiki/entities/New {n}.md").write_text(entity(f"New {n}"))
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            Wiki.open(vault, tmp_path / "index").update()
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    final = Wiki.open(vault, tmp_path / "index")
+    assert final.state().pages == 32
+    assert len(final.search("New", limit=50).hits) == 20
+
+
+def test_crash_in_the_middle_of_an_update_keeps_the_previous_index(vault: Path, tmp_path: Path) -> None:
+    wiki = open_built(vault, tmp_path)
+
+    def explode(done: int, total: int) -> None:
+        raise RuntimeError("power cut")
+
+    (vault / "wiki/entities/Volcano Engine.md").write_text(entity("Volcano Engine"))
+    with pytest.raises(RuntimeError):
+        wiki.update(progress=explode)
+    assert wiki.lookup("ByteDance").match is not None
+    again = Wiki.open(vault, tmp_path / "index")
+    assert again.lookup("Volcano Engine").match is None
+    assert again.update().added == 1
+    assert again.lookup("Volcano Engine").match is not None
+
+
+@pytest.mark.parametrize("damage", ["catalog", "segments", "current"])
+def test_damaged_index_is_rebuilt(vault: Path, tmp_path: Path, damage: str) -> None:
+    open_built(vault, tmp_path)
+    generation = current_generation(tmp_path / "index")
+    assert generation is not None
+    if damage == "catalog":
+        (generation / "catalog.pickle").write_bytes(b"not a pickle")
+    elif damage == "segments":
+        for path in generation.glob("*.seg"):
+            path.write_bytes(b"garbage")
+        for path in generation.glob("_sakuin_*.toc"):
+            path.write_bytes(b"garbage")
+    else:
+        (tmp_path / "index" / "CURRENT").write_text("gen-9999")
+    wiki = Wiki.open(vault, tmp_path / "index")
+    assert wiki.state().status == "empty"
+    report = wiki.update()
+    assert report.rebuilt and report.pages == 12
+    assert wiki.lookup("ByteDance").match is not None
+
+
+def test_rebuild_replaces_the_generation(vault: Path, tmp_path: Path) -> None:
+    wiki = open_built(vault, tmp_path)
+    before = current_generation(tmp_path / "index")
+    assert wiki.update(rebuild=True).rebuilt
+    after = current_generation(tmp_path / "index")
+    assert before != after and not before.exists()
+    assert wiki.lookup("ByteDance").match is not None

@@ -1,0 +1,124 @@
+"""Entity resolution as a table, on a small real vault and a real index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from index.names import normalize_name, typo_budget
+from index.wiki import Wiki
+from tests.vaults import SMALL_VAULT, write_vault
+
+E = "wiki/entities/"
+
+
+@pytest.fixture(scope="module")
+def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
+    root = tmp_path_factory.mktemp("vault")
+    write_vault(root, SMALL_VAULT)
+    built = Wiki.open(root, tmp_path_factory.mktemp("index"))
+    built.update()
+    return built
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("ByteDance", E + "ByteDance.md"),
+        ("bytedance", E + "ByteDance.md"),
+        ("BYTEDANCE", E + "ByteDance.md"),
+        ("ＢｙｔｅＤａｎｃｅ", E + "ByteDance.md"),
+        ("  Byte Dance ", E + "ByteDance.md"),
+        ("バイトダンス", E + "ByteDance.md"),
+        ("字節跳動", E + "ByteDance.md"),
+        ("Bytedanse", E + "ByteDance.md"),
+        ("Bytdeance", E + "ByteDance.md"),
+        ("Megascal", E + "MegaScale.md"),
+        ("ByteDance Seed", E + "ByteDance Seed.md"),
+        ("bytedance-seed", E + "ByteDance Seed.md"),
+        ("Sakura Compute", E + "Sakura Compute Inc..md"),
+        ("Sakura Compute Corporation", E + "Sakura Compute Inc..md"),
+        ("さくら計算", E + "Sakura Compute Inc..md"),
+        ("UCAS", E + "University of Chinese Academy of Sciences.md"),
+        ("ucas", E + "University of Chinese Academy of Sciences.md"),
+        ("Anna", E + "Anna Full.md"),
+        ("異常検知", "wiki/concepts/異常検知.md"),
+        ("Anomaly Detection", "wiki/concepts/異常検知.md"),
+        ("蚂蚁集团", E + "Ant Group.md"),
+        ("Minder", E + "Minder.md"),
+    ],
+)
+def test_names_resolve_to_their_page(wiki: Wiki, name: str, expected: str) -> None:
+    result = wiki.lookup(name)
+    assert result.match is not None, result
+    assert result.match.path == expected
+    assert result.candidates[0].path == expected
+
+
+def test_exact_name_never_answers_a_longer_one(tmp_path: Path) -> None:
+    root = write_vault(tmp_path / "v", {"wiki/entities/ByteDance Seed.md": "# ByteDance Seed\n"})
+    wiki = Wiki.open(root, tmp_path / "i")
+    wiki.update()
+    result = wiki.lookup("ByteDance")
+    assert result.match is None
+    assert [c.path for c in result.candidates] == ["wiki/entities/ByteDance Seed.md"]
+
+
+@pytest.mark.parametrize("name", ["index", "ByteDance lint", "entities", "ByteDance raw"])
+def test_catalogs_meta_and_raw_files_are_never_answers(wiki: Wiki, name: str) -> None:
+    result = wiki.lookup(name)
+    paths = [c.path for c in result.candidates] + ([result.match.path] if result.match else [])
+    assert all(path.startswith(("wiki/entities/", "wiki/concepts/", "wiki/sources/")) for path in paths)
+    assert not any(path.endswith(("index.md", "_index.md", "lint-report.md")) for path in paths)
+
+
+def test_unresolved_name_lists_the_pages_that_mention_it(wiki: Wiki) -> None:
+    result = wiki.lookup("zhuo jiang")
+    assert result.match is None
+    assert result.unresolved is not None and result.unresolved.name == "Zhuo Jiang"
+    assert [ref.path for ref in result.unresolved.mentioned_in] == [E + "Ant Group.md", E + "ByteDance.md"]
+
+
+@pytest.mark.parametrize("name", ["", "   ", "!!!", '"*<>', "x" * 5000, "<!channel>"])
+def test_junk_is_an_empty_answer_not_an_error(wiki: Wiki, name: str) -> None:
+    assert wiki.lookup(name).match is None
+
+
+def test_ambiguous_names_return_ranked_candidates(tmp_path: Path) -> None:
+    root = write_vault(
+        tmp_path / "v",
+        {
+            "wiki/entities/Xuan Zhang (Ant Group).md": "---\ntitle: Xuan Zhang\n---\n# Xuan Zhang\n",
+            "wiki/entities/Xuan Zhang (NUS).md": "---\ntitle: Xuan Zhang\n---\n# Xuan Zhang\n",
+        },
+    )
+    wiki = Wiki.open(root, tmp_path / "i")
+    wiki.update()
+    result = wiki.lookup("Xuan Zhang")
+    assert result.match is None
+    assert {c.path for c in result.candidates} == {
+        "wiki/entities/Xuan Zhang (Ant Group).md",
+        "wiki/entities/Xuan Zhang (NUS).md",
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("ByteDance", "bytedance"),
+        ("Ｂｙｔｅ　Ｄａｎｃｅ", "bytedance"),
+        ("Sakura Compute Inc.", "sakuracompute"),
+        ("Example Co., Ltd.", "example"),
+        ("株式会社Preferred Networks", "preferrednetworks"),
+        ("ｶﾀｶﾅ", "カタカナ"),
+        ("Inc.", "inc"),
+    ],
+)
+def test_normalize_name(name: str, key: str) -> None:
+    assert normalize_name(name) == key
+
+
+@pytest.mark.parametrize(("key", "budget"), [("abc", 0), ("minder", 2), ("異常検知", 1), ("x" * 20, 3)])
+def test_typo_budget_grows_with_length(key: str, budget: int) -> None:
+    assert typo_budget(key) == budget
