@@ -243,10 +243,15 @@ def _relations(meta: dict[str, object], sections: tuple[Section, ...]) -> list[R
             links = tuple(link for link in find_links(section.text) if link.target.startswith("@"))
             if links:
                 relations.append(Relation("ソース", links))
-    sources = tuple(find_links_in_values(list_value(meta, "sources")))
+    shown = {link.target for relation in relations for link in relation.links}
+    sources = tuple(
+        link for link in find_links_in_values(list_value(meta, "sources")) if link.target not in shown
+    )
     if sources and text_value(meta, "type") != "source":
         relations.append(Relation("ソース", sources))
-    related = tuple(find_links_in_values(list_value(meta, "related")))
+    related = tuple(
+        link for link in find_links_in_values(list_value(meta, "related")) if link.target not in shown
+    )
     if related:
         relations.append(Relation(RELATIONS_HEADING, related))
     return relations

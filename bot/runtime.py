@@ -1,0 +1,72 @@
+"""The long-running modes: `sakuin serve` (HTTP) and `sakuin socket` (Socket Mode).
+
+Both open the wiki without building it (Slack is acknowledged at once, answering "the index is
+being built" until it is ready), then run two background tasks beside the Slack app: keeping
+the index fresh, and posting the daily digest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.app import create_app
+from bot.digest import schedule_digest
+from bot.freshness import keep_fresh
+from bot.slack_client import build_client
+from bot.state import StateStore
+from config.settings import Settings, SettingsError, require
+from index.wiki import Wiki
+
+log = logging.getLogger("sakuin")
+
+
+async def run_http(settings: Settings) -> None:
+    from bot.server import create_web_app, serve_http
+
+    require(settings, "slack_bot_token", "slack_signing_secret")
+
+    async def serve(app: AsyncApp, wiki: Wiki) -> None:
+        await serve_http(create_web_app(settings, wiki, app), settings.port)
+
+    await _run(settings, serve)
+
+
+async def run_socket(settings: Settings) -> None:
+    from bot.socket_mode import run_socket_mode
+
+    require(settings, "slack_bot_token", "slack_app_token")
+
+    async def serve(app: AsyncApp, wiki: Wiki) -> None:
+        await run_socket_mode(app, settings)
+
+    await _run(settings, serve)
+
+
+async def _run(settings: Settings, serve: Callable[[AsyncApp, Wiki], Awaitable[None]]) -> None:
+    if not settings.wiki_dir.is_dir():
+        raise SettingsError(f"invalid setting WIKI_DIR: {settings.wiki_dir} is not a folder")
+    wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
+    client: AsyncWebClient = build_client(settings)
+    with StateStore(settings.state_db) as store:
+        app = create_app(settings, wiki, store, client)
+        background = [
+            asyncio.create_task(
+                keep_fresh(wiki, settings.wiki_dir, settings.index_dir, settings.watch_interval),
+                name="freshness",
+            ),
+            asyncio.create_task(schedule_digest(settings, wiki, client, store), name="digest"),
+        ]
+        try:
+            await serve(app, wiki)
+        finally:
+            for task in background:
+                task.cancel()
+            for task in background:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

@@ -1,0 +1,79 @@
+"""Block Kit in a terminal: `sakuin ask` and `sakuin shell` print what Slack would show."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from bot.replies import Reply
+
+_LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>|<([^<>|]+)>")
+_BOLD = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])")
+
+
+def render_reply(reply: Reply, console: Console) -> None:
+    for block in reply.blocks:
+        for line in render_block(block):
+            console.print(line)
+
+
+def render_block(block: dict) -> Iterable[Text | Rule]:
+    kind = block.get("type")
+    if kind == "header":
+        yield Text(_plain(block["text"]), style="bold underline")
+    elif kind == "divider":
+        yield Rule(style="dim")
+    elif kind == "section":
+        if block.get("text"):
+            yield _mrkdwn(block["text"])
+        for field in block.get("fields", ()):
+            yield _mrkdwn(field)
+        accessory = block.get("accessory")
+        if accessory:
+            yield Text(f"  {_element_label(accessory)}", style="cyan")
+    elif kind == "context":
+        yield Text("  ".join(_plain(element) for element in block.get("elements", ())), style="dim")
+    elif kind == "actions":
+        yield Text("  ".join(_element_label(element) for element in block.get("elements", ())), style="cyan")
+    elif kind == "rich_text":
+        yield Text(str(block), style="dim")
+
+
+def _element_label(element: dict) -> str:
+    if element.get("type") == "button":
+        return f"[{_plain(element['text'])}]"
+    placeholder = element.get("placeholder")
+    options = element.get("options", ())
+    label = _plain(placeholder) if placeholder else element.get("type", "")
+    return f"[{label} ▾ {len(options)} options]" if options else f"[{label}]"
+
+
+def _plain(obj: dict | str) -> str:
+    text = obj if isinstance(obj, str) else obj.get("text", "")
+    if isinstance(obj, dict) and obj.get("type") == "mrkdwn":
+        return _unmark(text)
+    return html.unescape(text) if isinstance(obj, dict) and obj.get("type") == "mrkdwn" else text
+
+
+def _mrkdwn(obj: dict) -> Text:
+    if obj.get("type") != "mrkdwn":
+        return Text(obj.get("text", ""))
+    return Text(_unmark(obj.get("text", "")))
+
+
+def _unmark(text: str) -> str:
+    """Slack mrkdwn to readable text: links show their label and address, entities decode."""
+
+    def link(match: re.Match[str]) -> str:
+        if match.group(3):
+            return match.group(3)
+        url, label = match.group(1), match.group(2)
+        return label if url.startswith(("#", "@", "!")) else f"{label} ({url})"
+
+    text = _BOLD.sub(r"\1", _LINK.sub(link, text))
+    return html.unescape(text)
