@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.state import StateStore
+from bot.state import LeaseLost, StateStore
 
 
 class Clock:
@@ -95,3 +95,150 @@ def test_one_winner_among_processes(tmp_path: Path) -> None:
     wins = [int(proc.communicate(timeout=60)[0]) for proc in procs]
     assert all(proc.returncode == 0 for proc in procs)
     assert sum(wins) == 200
+
+
+# -- digest runs ----------------------------------------------------------------------------
+
+DAY, CHANNEL = "2026-10-14", "C0DIGEST"
+
+
+def test_first_claim_creates_a_running_run(tmp_path: Path) -> None:
+    clock = Clock()
+    with StateStore(tmp_path / "s.db", clock=clock) as store:
+        run = store.claim_run(DAY, CHANNEL, "a", 120)
+        assert run is not None
+        assert (run.status, run.owner, run.attempts, run.plan, run.posted, run.inflight) == (
+            "running",
+            "a",
+            1,
+            None,
+            {},
+            None,
+        )
+        assert run.lease_until == clock.now + 120
+        assert run.started_at == clock.now
+
+
+@pytest.mark.parametrize(
+    ("advance_s", "other_gets_it"),
+    [(0, False), (119, False), (120, True), (500, True)],
+)
+def test_lease_keeps_others_out_until_it_expires(
+    tmp_path: Path, advance_s: float, other_gets_it: bool
+) -> None:
+    clock = Clock()
+    with StateStore(tmp_path / "s.db", clock=clock) as store:
+        assert store.claim_run(DAY, CHANNEL, "a", 120)
+        clock.now += advance_s
+        assert (store.claim_run(DAY, CHANNEL, "b", 120) is not None) is other_gets_it
+
+
+def test_takeover_keeps_plan_posted_parts_and_inflight_mark(tmp_path: Path) -> None:
+    clock = Clock()
+    with StateStore(tmp_path / "s.db", clock=clock) as store:
+        store.claim_run(DAY, CHANNEL, "a", 120)
+        store.set_plan(DAY, CHANNEL, "a", [{"text": "one"}, {"text": "two"}, {"text": "three"}])
+        store.begin_part(DAY, CHANNEL, "a", 0, 120)
+        store.record_part(DAY, CHANNEL, 0, "111.1")
+        store.begin_part(DAY, CHANNEL, "a", 1, 120)
+        clock.now += 121
+        run = store.claim_run(DAY, CHANNEL, "b", 120)
+        assert run is not None
+        assert run.owner == "b" and run.attempts == 2
+        assert run.plan == ({"text": "one"}, {"text": "two"}, {"text": "three"})
+        assert run.posted == {0: "111.1"} and run.inflight == 1
+        assert store.set_plan(DAY, CHANNEL, "b", [{"text": "other"}]) == run.plan
+        with pytest.raises(LeaseLost):
+            store.begin_part(DAY, CHANNEL, "a", 1, 120)
+        with pytest.raises(LeaseLost):
+            store.finish_run(DAY, CHANNEL, "a")
+
+
+def test_done_run_is_never_claimed_again(tmp_path: Path) -> None:
+    clock = Clock()
+    with StateStore(tmp_path / "s.db", clock=clock) as store:
+        store.claim_run(DAY, CHANNEL, "a", 120)
+        store.set_plan(DAY, CHANNEL, "a", [{"text": "one"}])
+        store.begin_part(DAY, CHANNEL, "a", 0, 120)
+        store.record_part(DAY, CHANNEL, 0, "111.1")
+        store.finish_run(DAY, CHANNEL, "a")
+        clock.now += 10 * 86400
+        assert store.claim_run(DAY, CHANNEL, "a", 120) is None
+        assert store.claim_run(DAY, CHANNEL, "b", 120, ignore_backoff=True) is None
+        run = store.run(DAY, CHANNEL)
+        assert run is not None and run.done and run.posted == {0: "111.1"} and run.inflight is None
+        assert store.unfinished_runs("2026-01-01") == []
+
+
+@pytest.mark.parametrize(
+    ("advance_s", "ignore_backoff", "claimed"),
+    [(0, False, False), (59, False, False), (60, False, True), (0, True, True)],
+)
+def test_failed_run_backs_off(tmp_path: Path, advance_s: float, ignore_backoff: bool, claimed: bool) -> None:
+    clock = Clock()
+    with StateStore(tmp_path / "s.db", clock=clock) as store:
+        store.claim_run(DAY, CHANNEL, "a", 120)
+        store.begin_part(DAY, CHANNEL, "a", 0, 120)
+        store.fail_run(DAY, CHANNEL, "a", "Slack 500 fatal_error", 60)
+        run = store.run(DAY, CHANNEL)
+        assert run is not None
+        assert (run.status, run.owner, run.error, run.inflight) == (
+            "failed",
+            None,
+            "Slack 500 fatal_error",
+            0,
+        )
+        assert [r.day for r in store.unfinished_runs("2026-10-01")] == [DAY]
+        clock.now += advance_s
+        assert (store.claim_run(DAY, CHANNEL, "b", 120, ignore_backoff=ignore_backoff) is not None) is claimed
+
+
+def test_fail_run_of_someone_else_changes_nothing(tmp_path: Path) -> None:
+    clock = Clock()
+    with StateStore(tmp_path / "s.db", clock=clock) as store:
+        store.claim_run(DAY, CHANNEL, "a", 120)
+        clock.now += 200
+        store.claim_run(DAY, CHANNEL, "b", 120)
+        store.fail_run(DAY, CHANNEL, "a", "late failure", 60)
+        run = store.run(DAY, CHANNEL)
+        assert run is not None and run.owner == "b" and run.status == "running" and run.error is None
+
+
+def test_record_part_keeps_the_first_ts(tmp_path: Path) -> None:
+    with StateStore(tmp_path / "s.db") as store:
+        store.claim_run(DAY, CHANNEL, "a", 120)
+        store.begin_part(DAY, CHANNEL, "a", 0, 120)
+        store.record_part(DAY, CHANNEL, 0, "111.1")
+        store.record_part(DAY, CHANNEL, 0, "222.2")
+        run = store.run(DAY, CHANNEL)
+        assert run is not None and run.posted == {0: "111.1"} and run.inflight is None
+
+
+def test_renew_lease_extends_it(tmp_path: Path) -> None:
+    clock = Clock()
+    with StateStore(tmp_path / "s.db", clock=clock) as store:
+        store.claim_run(DAY, CHANNEL, "a", 120)
+        clock.now += 100
+        store.renew_lease(DAY, CHANNEL, "a", 120)
+        clock.now += 100
+        assert store.claim_run(DAY, CHANNEL, "b", 120) is None
+
+
+def test_one_process_claims_a_run(tmp_path: Path) -> None:
+    script = (
+        "import sys; from pathlib import Path; from bot.state import StateStore; "
+        "s = StateStore(Path(sys.argv[1])); "
+        "print(sum(s.claim_run(f'2026-10-{d:02d}', 'C1', sys.argv[2], 600) is not None"
+        " for d in range(1, 29)))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path / "s.db"), f"owner{i}"],
+            cwd=root,
+            stdout=subprocess.PIPE,
+        )
+        for i in range(3)
+    ]
+    wins = [int(proc.communicate(timeout=60)[0]) for proc in procs]
+    assert sum(wins) == 28
