@@ -27,9 +27,8 @@ log = logging.getLogger("sakuin")
 
 
 async def run_http(settings: Settings) -> None:
-    from bot.server import create_web_app, serve_http
-
     require(settings, "slack_bot_token", "slack_signing_secret")
+    from bot.server import create_web_app, serve_http
 
     async def serve(app: AsyncApp, wiki: Wiki) -> None:
         await serve_http(create_web_app(settings, wiki, app), settings.port)
@@ -38,9 +37,8 @@ async def run_http(settings: Settings) -> None:
 
 
 async def run_socket(settings: Settings) -> None:
-    from bot.socket_mode import run_socket_mode
-
     require(settings, "slack_bot_token", "slack_app_token")
+    from bot.socket_mode import run_socket_mode
 
     async def serve(app: AsyncApp, wiki: Wiki) -> None:
         await run_socket_mode(app, settings)

@@ -1,0 +1,138 @@
+"""The `sakuin` command: contract JSON shapes, exit codes, and the two seed exports as they are."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.conftest import EXAMPLE_VAULT, SEEDS
+
+
+@pytest.fixture
+def environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The CLI reads its Settings from the environment: this test sets every one it relies on."""
+    monkeypatch.setenv("WIKI_DIR", str(EXAMPLE_VAULT))
+    monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
+    monkeypatch.setenv("STATE_DB", str(tmp_path / "state.sqlite3"))
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def seeds_only(environment: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = environment / "seeds"
+    folder.mkdir()
+    for seed in SEEDS.glob("*.txt"):
+        shutil.copy(seed, folder / seed.name)
+    monkeypatch.setenv("WIKI_DIR", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "labels", "expected"),
+    [
+        (
+            "ByteDance",
+            "003_fae802be7995b149.txt",
+            ["ソース", "エンティティ", "概念"],
+            ["MegaScale", "Minder"],
+        ),
+        (
+            "Ant Group",
+            "000_213e1c2424b8de26.txt",
+            ["ソース", "関連プロダクト", "関連組織", "関連人物", "共同研究先", "概念"],
+            ["XPUTimer", "DLRover", "CCL-D"],
+        ),
+    ],
+)
+def test_seed_exports_answer_with_their_relation_groups(
+    seeds_only: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    path: str,
+    labels: list[str],
+    expected: list[str],
+) -> None:
+    code, out, _ = run(capsys, "lookup", "--json", name)
+    assert code == 0
+    assert json.loads(out)["match"] == {"path": path, "title": name, "type": "entity"}
+    code, out, _ = run(capsys, "ask", "--json", f"/entity {name}")
+    payload = json.loads(out)
+    text = json.dumps(payload["blocks"], ensure_ascii=False)
+    assert code == 0 and payload["text"]
+    positions = [text.index(label) for label in labels]
+    assert positions == sorted(positions)
+    assert all(item in text for item in expected)
+
+
+def test_lookup_json_shape(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "lookup", "--json", "bytedanse")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"query", "match", "candidates", "unresolved"}
+    assert data["match"]["path"] == "wiki/entities/ByteDance.md"
+    assert data["candidates"][0]["path"] == data["match"]["path"]
+    assert set(data["candidates"][0]) == {"path", "title", "type", "score"}
+    assert "index built" in err
+
+
+def test_search_json_shape(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "search", "--json", "--limit", "3", "Minder を開発したのはどこ?")
+    data = json.loads(out)
+    assert code == 0 and data["query"] == "Minder を開発したのはどこ?"
+    assert 1 <= len(data["hits"]) <= 3
+    assert set(data["hits"][0]) == {"path", "title", "type", "score", "snippet"}
+
+
+def test_no_match_is_success(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lookup", "--json", "Qzxqzxqzx")
+    assert code == 0 and json.loads(out)["match"] is None
+
+
+def test_index_reports_skipped_files(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "index")
+    assert code == 0
+    assert "pages" in out and "Empty Page.md" in out
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("PORT", "not-a-port", "invalid setting PORT"),
+        ("DIGEST_TZ", "Mars/Olympus", "invalid setting DIGEST_TZ"),
+        ("WIKI_DIR", "/nonexistent/vault", "invalid setting WIKI_DIR"),
+    ],
+)
+def test_bad_settings_stop_with_one_line(
+    environment: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    value: str,
+    message: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    code, _, err = run(capsys, "lookup", "ByteDance")
+    assert code == 2
+    assert err.startswith(f"sakuin: {message}") and err.count("\n") == 1
+
+
+def test_bad_usage_exits_2(environment: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["search", "--limit", "zero", "x"])
+    assert exit_info.value.code == 2
+
+
+def test_serve_without_tokens_names_the_variable(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "serve")
+    assert code == 2 and "SLACK_BOT_TOKEN" in err
