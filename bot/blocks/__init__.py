@@ -1,0 +1,1 @@
+"""Pure Block Kit builders: domain values in, Slack blocks out (no I/O)."""

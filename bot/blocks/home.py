@@ -1,0 +1,60 @@
+"""The App Home tab: recent sources and how to use the commands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.blocks.card import ref_mrkdwn
+from bot.blocks.elements import (
+    MAX_CONTEXT_TEXT,
+    MAX_VIEW_BLOCKS,
+    context,
+    divider,
+    fit_blocks,
+    header,
+    join_within,
+    section,
+)
+from bot.blocks.help import index_status, usage_lines
+from bot.mrkdwn import bold, escape, escape_clipped, link
+from index.model import DigestItem, IndexState
+
+SUMMARY_LIMIT = 400
+
+
+def source_blocks(item: DigestItem) -> list[dict]:
+    title = bold(link(item.url, item.title) if item.url else escape(item.title))
+    where = " ".join(str(part) for part in (item.venue, item.year) if part)
+    lines = [title + (f" · {escape(where)}" if where else "")]
+    if item.summary.strip():
+        lines.append(escape_clipped(" ".join(item.summary.split()), SUMMARY_LIMIT))
+    blocks = [section("\n".join(lines))]
+    if item.cited_by:
+        prefix = "Cited by "
+        cited = join_within([ref_mrkdwn(ref) for ref in item.cited_by], MAX_CONTEXT_TEXT - len(prefix))
+        blocks.append(context(prefix + cited))
+    return blocks
+
+
+def home_view(
+    recent: Sequence[DigestItem],
+    state: IndexState,
+    entity_command: str,
+    wiki_command: str,
+    *,
+    digest: bool = False,
+) -> dict:
+    """The ``home`` view for views.publish (at most 100 blocks)."""
+    blocks = [
+        header("sakuin: the research wiki in Slack"),
+        context(index_status(state)),
+        section("*How to use it*\n" + "\n".join(usage_lines(entity_command, wiki_command, digest=digest))),
+        divider(),
+        header("Recent sources"),
+    ]
+    if recent:
+        for item in recent:
+            blocks += source_blocks(item)
+    else:
+        blocks.append(section("No sources yet."))
+    return {"type": "home", "blocks": fit_blocks(blocks, MAX_VIEW_BLOCKS)}

@@ -1,0 +1,61 @@
+"""Search hits as a message: each passage with its page, and a button to open the page's card."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.blocks.buttons import open_page_button, share_row
+from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, section
+from bot.mrkdwn import bold, escape, escape_clipped, link
+from index.model import Hit, SearchResult
+
+SNIPPET_LIMIT = 700
+QUERY_ECHO_LIMIT = 200
+CARD_BUTTON = "Card"
+
+
+def quoted(mrkdwn: str) -> str:
+    """Quote already-escaped text line by line (the ``>`` is ours, so it is the one raw ``>`` allowed)."""
+    return "\n".join("> " + line if line.strip() else ">" for line in mrkdwn.splitlines())
+
+
+def hit_heading(hit: Hit) -> str:
+    parts = [bold(link(hit.url, hit.title) if hit.url else escape(hit.title)), "_" + escape(hit.type) + "_"]
+    if hit.section:
+        parts.append("§ " + escape(hit.section))
+    return " · ".join(parts)
+
+
+def hit_block(hit: Hit, index: int) -> dict:
+    snippet = escape_clipped(" ".join(hit.snippet.split()), SNIPPET_LIMIT)
+    text = hit_heading(hit) + ("\n" + quoted(snippet) if snippet else "")
+    return section(text, accessory=open_page_button(CARD_BUTTON, hit.path, index))
+
+
+def hit_blocks(hits: Sequence[Hit]) -> list[dict]:
+    return [hit_block(hit, index) for index, hit in enumerate(hits)]
+
+
+def echo(query: str) -> str:
+    """The user's query, escaped and shortened, to say what we answered."""
+    return bold(escape_clipped(" ".join(query.split()), QUERY_ECHO_LIMIT))
+
+
+def search_blocks(result: SearchResult, *, share: str | None = None) -> list[dict]:
+    """``/wiki QUERY``: the top hits with snippets and links, or a polite "nothing found"."""
+    if not result.hits:
+        blocks = [
+            section(f"Nothing in the wiki matches {echo(result.query)}."),
+            context("Try other words, a shorter query, or a name with `/entity`."),
+        ]
+    else:
+        blocks = [context(f"Top {len(result.hits)} for {echo(result.query)}"), *hit_blocks(result.hits)]
+    rows = [share_row(share)] if share is not None else []
+    return fit_blocks([*blocks, *rows], MAX_BLOCKS, keep_last=len(rows))
+
+
+def search_text(result: SearchResult) -> str:
+    if not result.hits:
+        return escape_clipped(f"Nothing in the wiki matches {result.query}", MAX_MESSAGE_TEXT)
+    titles = ", ".join(hit.title for hit in result.hits)
+    return escape_clipped(f"{len(result.hits)} pages for {result.query}: {titles}", MAX_MESSAGE_TEXT)
