@@ -316,6 +316,11 @@ def plain_text(markdown: str) -> str:
     return _MARKUP.sub("", text)
 
 
+def strip_citations(text: str) -> str:
+    """Drop ``(Source: …)`` provenance notes: useful in the page, noise in a one-line passage."""
+    return re.sub(r"[ \t]{2,}", " ", _SOURCE_CITATION.sub("", text))
+
+
 def summarize(page_type: str, meta: dict[str, object], sections: tuple[Section, ...]) -> str:
     """The 1–3 line summary: role, 概要, 定義, the abstract callout, or the first paragraph."""
     role = text_value(meta, "role")

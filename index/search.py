@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from index.analysis import is_function_bigram, tokenize
 from index.model import Candidate, Hit, Page, SearchResult
 from index.names import NameTable
-from index.pages import shorten
+from index.pages import shorten, strip_citations
 from index.store import ChunkMatch, QueryPlan, SearchStore
 
 MAX_QUERY_CHARS = 500
@@ -177,7 +177,7 @@ def _hit(
         title=page.title,
         type=page.type,
         score=round(_page_score(matches), 3),
-        snippet=best_passage(best.text, question.plan.terms),
+        snippet=best_passage(strip_citations(best.text), question.plan.terms),
         section=best.heading or None,
         url=url_for(page.path),
     )
