@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from bot.blocks.elements import MAX_OPTION_VALUE, MAX_OPTIONS, actions, button, option, static_select
+from bot.mrkdwn import escape
 
 OPEN_PAGE = "open_page"
 OPEN_PAGE_SELECT = "open_page_select"
@@ -76,7 +77,8 @@ def share_row(value: str) -> dict:
 
 
 def share_text_value(text: str) -> str:
-    return SHARE_TEXT_PREFIX + text
+    """The command to re-run when sharing; escaped like all user text, so no raw ``<!…>`` is ever sent."""
+    return SHARE_TEXT_PREFIX + escape(text)
 
 
 def share_page_value(path: str) -> str:

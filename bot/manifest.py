@@ -1,0 +1,87 @@
+"""The Slack app manifest for this configuration (``sakuin manifest [--url URL]``).
+
+With a URL the app is set up for HTTP (``sakuin serve``): every slash command, the event
+subscriptions and interactivity point at ``URL/slack/events``. Without one it is set up for
+Socket Mode (``sakuin socket``), where Slack needs no request URLs.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from config.settings import Settings
+
+EVENTS_PATH = "/slack/events"
+APP_NAME = "sakuin"
+BOT_EVENTS = ("app_mention", "message.im", "app_home_opened", "link_shared")
+BOT_SCOPES = ("commands", "chat:write", "app_mentions:read", "im:history", "links:read", "links:write")
+
+
+def build_manifest(settings: Settings, url: str | None) -> dict:
+    request_url = events_url(url) if url else None
+    commands = [
+        command_entry(settings.entity_command, "Look up a name in the research wiki", "NAME", request_url),
+        command_entry(
+            settings.wiki_command, "Search the research wiki (or: help)", "QUERY | help", request_url
+        ),
+    ]
+    event_subscriptions: dict = {"bot_events": list(BOT_EVENTS)}
+    interactivity: dict = {"is_enabled": True}
+    if request_url:
+        event_subscriptions["request_url"] = request_url
+        interactivity["request_url"] = request_url
+    features: dict = {
+        "app_home": {
+            "home_tab_enabled": True,
+            "messages_tab_enabled": True,
+            "messages_tab_read_only_enabled": False,
+        },
+        "bot_user": {"display_name": APP_NAME, "always_online": True},
+        "slash_commands": commands,
+    }
+    domain = unfurl_domain(settings.wiki_base_url)
+    if domain:
+        features["unfurl_domains"] = [domain]
+    return {
+        "_metadata": {"major_version": 1, "minor_version": 1},
+        "display_information": {
+            "name": APP_NAME,
+            "description": "The team's research wiki in Slack",
+            "long_description": LONG_DESCRIPTION,
+        },
+        "features": features,
+        "oauth_config": {"scopes": {"bot": list(BOT_SCOPES)}},
+        "settings": {
+            "event_subscriptions": event_subscriptions,
+            "interactivity": interactivity,
+            "org_deploy_enabled": False,
+            "socket_mode_enabled": request_url is None,
+            "token_rotation_enabled": False,
+        },
+    }
+
+
+def command_entry(command: str, description: str, usage_hint: str, url: str | None) -> dict:
+    entry = {"command": command, "description": description, "usage_hint": usage_hint, "should_escape": False}
+    if url:
+        entry["url"] = url
+    return entry
+
+
+def events_url(url: str) -> str:
+    """``https://host`` or ``https://host/slack/events`` both become ``https://host/slack/events``."""
+    base = url.rstrip("/")
+    return base if base.endswith(EVENTS_PATH) else base + EVENTS_PATH
+
+
+def unfurl_domain(base_url: str | None) -> str | None:
+    return urlsplit(base_url).hostname if base_url else None
+
+
+LONG_DESCRIPTION = (
+    "sakuin brings the team's Obsidian research wiki into Slack. /entity NAME shows what the wiki knows "
+    "about a person, organisation, product or concept: a summary, its relations as links and the pages "
+    "that link back to it. /wiki QUERY searches the wiki (Japanese and English) and shows the best "
+    "passages. Mention the bot with a question to get the passages that answer it in the thread, or "
+    "send it a direct message. Answers to commands are private, with a button to share them."
+)

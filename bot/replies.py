@@ -1,0 +1,155 @@
+"""The one place the bot composes its answers: text in, a Slack message (`Reply`) out.
+
+Slack listeners, the share button and ``sakuin ask`` all come through here, so the terminal shows
+exactly what Slack would. These functions are synchronous (they call the wiki directly); the Slack
+edge runs them in a thread. The text given here is plain text as the user meant it: listeners undo
+Slack's own escaping first (`bot.mrkdwn.unescape`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.blocks.answer import answer_blocks, answer_text
+from bot.blocks.buttons import SHARE_PAGE_PREFIX, SHARE_TEXT_PREFIX, share_page_value, share_text_value
+from bot.blocks.card import card_blocks, card_text
+from bot.blocks.help import HELP_TEXT, help_blocks
+from bot.blocks.lookup import candidates_blocks, no_match_blocks, unresolved_blocks
+from bot.blocks.notices import gone_blocks, index_not_ready_blocks, too_long_blocks
+from bot.blocks.search import search_blocks, search_text
+from bot.mrkdwn import escape_clipped, unescape
+from config.settings import Settings
+from index.model import Card, Lookup, SearchResult
+from index.names import normalize_name
+from index.wiki import IndexNotReady, Wiki
+
+MAX_NAME_CHARS = 200
+MAX_QUERY_CHARS = 1000
+SEARCH_LIMIT = 5
+LOOKUP_LIMIT = 8
+HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "ヘルプ", "使い方"})
+SUBJECT_TYPES = frozenset({"entity", "concept"})
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A Slack message: the notification ``text`` and the Block Kit ``blocks``."""
+
+    text: str
+    blocks: tuple[dict, ...]
+
+    def message(self) -> dict:
+        return {"text": self.text, "blocks": list(self.blocks)}
+
+
+def reply_for_text(text: str, wiki: Wiki, settings: Settings, *, private: bool | None = None) -> Reply:
+    """Answer ``/entity X``, ``/wiki X`` or a free question the way the bot answers it in Slack.
+
+    ``private`` says whether the answer carries a "Share to channel" button; by default command
+    answers do (Slack shows them only to the user) and answers to questions do not.
+    """
+    command, _, rest = text.strip().partition(" ")
+    try:
+        if command == settings.entity_command:
+            return entity_reply(rest, wiki, settings, private=True if private is None else private)
+        if command == settings.wiki_command:
+            return wiki_reply(rest, wiki, settings, private=True if private is None else private)
+        return question_reply(text, wiki, settings)
+    except IndexNotReady:
+        return not_ready_reply()
+
+
+def entity_reply(name: str, wiki: Wiki, settings: Settings, *, private: bool = True) -> Reply:
+    """``/entity NAME``: the card, the candidates, "no page yet", or the nearest names and hits."""
+    name = " ".join(name.split())
+    if name.lower() in HELP_WORDS:
+        return help_reply(wiki, settings)
+    if len(name) > MAX_NAME_CHARS:
+        return Reply("That name is too long", tuple(too_long_blocks(len(name), MAX_NAME_CHARS)))
+    share = share_text_value(f"{settings.entity_command} {name}") if private else None
+    lookup = wiki.lookup(name, limit=LOOKUP_LIMIT)
+    if lookup.match is not None:
+        card = wiki.card(lookup.match.path)
+        if card is not None:
+            return Reply(card_text(card), tuple(card_blocks(card, share=share)))
+    if lookup.unresolved is not None:
+        blocks = unresolved_blocks(name, lookup.unresolved, lookup.candidates, share=share)
+        return Reply(escape_clipped(f"{lookup.unresolved.name} has no page yet", 300), tuple(blocks))
+    if is_ambiguous(lookup):
+        blocks = candidates_blocks(name, lookup.candidates, share=share)
+        return Reply(escape_clipped(f"Several pages match {name}", 300), tuple(blocks))
+    result = wiki.search(name, limit=SEARCH_LIMIT)
+    blocks = no_match_blocks(name, lookup.candidates, result, share=share)
+    return Reply(escape_clipped(f"No page is called {name}", 300), tuple(blocks))
+
+
+def is_ambiguous(lookup: Lookup) -> bool:
+    """No single match, yet at least two pages are known by exactly the name asked for (an entity
+    and a concept with one title, two people with one alias). Near names are not ambiguity."""
+    asked = normalize_name(lookup.query)
+    exact = {c.path for c in lookup.candidates if c.matched_name and normalize_name(c.matched_name) == asked}
+    return lookup.match is None and len(exact) >= 2
+
+
+def wiki_reply(query: str, wiki: Wiki, settings: Settings, *, private: bool = True) -> Reply:
+    """``/wiki QUERY``: the top hits with snippets; ``/wiki help`` (or nothing): help."""
+    query = " ".join(query.split())
+    if query.lower() in HELP_WORDS:
+        return help_reply(wiki, settings)
+    if len(query) > MAX_QUERY_CHARS:
+        return too_long_reply(query)
+    share = share_text_value(f"{settings.wiki_command} {query}") if private else None
+    result = wiki.search(query, limit=SEARCH_LIMIT)
+    return Reply(search_text(result), tuple(search_blocks(result, share=share)))
+
+
+def question_reply(question: str, wiki: Wiki, settings: Settings) -> Reply:
+    """A mention or a DM: the best passages with their pages, after the card of the question's one subject."""
+    question = " ".join(question.split())
+    if question.lower() in HELP_WORDS:
+        return help_reply(wiki, settings)
+    if len(question) > MAX_QUERY_CHARS:
+        return too_long_reply(question)
+    result = wiki.search(question, limit=SEARCH_LIMIT)
+    subject = main_subject(result)
+    card = wiki.card(subject) if subject is not None else None
+    return Reply(answer_text(result, card), tuple(answer_blocks(result, card)))
+
+
+def main_subject(result: SearchResult) -> str | None:
+    """The path of the one entity or concept a question names, if it names exactly one."""
+    subjects = [candidate.path for candidate in result.entities if candidate.type in SUBJECT_TYPES]
+    unique = list(dict.fromkeys(subjects))
+    return unique[0] if len(unique) == 1 else None
+
+
+def card_reply(path: str, wiki: Wiki, settings: Settings, *, private: bool = True) -> Reply:
+    """The card of one page (a related-page or candidate button, a shared card)."""
+    try:
+        card: Card | None = wiki.card(path)
+    except IndexNotReady:
+        return not_ready_reply()
+    if card is None:
+        return Reply("That page is no longer in the wiki", tuple(gone_blocks()))
+    share = share_page_value(path) if private else None
+    return Reply(card_text(card), tuple(card_blocks(card, share=share)))
+
+
+def shared_reply(value: str, wiki: Wiki, settings: Settings) -> Reply:
+    """Rebuild a private answer for everyone from its "Share to channel" value."""
+    if value.startswith(SHARE_PAGE_PREFIX):
+        return card_reply(value.removeprefix(SHARE_PAGE_PREFIX), wiki, settings, private=False)
+    return reply_for_text(unescape(value.removeprefix(SHARE_TEXT_PREFIX)), wiki, settings, private=False)
+
+
+def help_reply(wiki: Wiki, settings: Settings) -> Reply:
+    blocks = help_blocks(settings.entity_command, settings.wiki_command, wiki.state())
+    return Reply(HELP_TEXT, tuple(blocks))
+
+
+def too_long_reply(text: str) -> Reply:
+    return Reply("That question is too long", tuple(too_long_blocks(len(text), MAX_QUERY_CHARS)))
+
+
+def not_ready_reply() -> Reply:
+    return Reply("The wiki index is still being built", tuple(index_not_ready_blocks()))

@@ -1,0 +1,505 @@
+"""A fake Slack for end-to-end tests: the Web API, response_url and Socket Mode on localhost.
+
+`FakeSlack` is an aiohttp server on a free port. Point a client at it with
+``AsyncWebClient(token="xoxb-…", base_url=slack.api_url)`` (or ``Settings(slack_api_url=slack.api_url)``)::
+
+    async with FakeSlack() as slack:
+        ...                                   # run the code under test
+        await slack.wait_for_calls("chat.postMessage")
+        call = slack.calls_to("chat.postMessage")[0]
+        call.args["channel"], call.args["blocks"]
+
+What it does:
+
+- records every Web API call in ``slack.calls`` (`Call`: method, args, token, status) in order;
+- answers ``auth.test`` for ``xoxb-`` tokens (``invalid_auth`` otherwise), ``chat.postMessage`` with a
+  fresh ``ts``, ``apps.connections.open`` with its own WebSocket URL for ``xapp-`` tokens, and
+  ``{"ok": true}`` for anything else (``slack.answer(method, body)`` overrides an answer);
+- injects failures for chosen methods: ``slack.fail(method, status=429, retry_after=1)``,
+  ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
+  answer); each applies to the next ``times`` calls of that method;
+- serves response URLs: ``slack.response_url("name")`` is a URL whose posts are recorded in
+  ``slack.responses`` (`ResponsePost`: name, body);
+- serves Socket Mode: clients get ``slack.socket_url`` from ``apps.connections.open``;
+  ``await slack.push(kind, payload)`` sends an envelope to the newest connection and returns its
+  envelope id; acknowledgements land in ``slack.socket_acks``; ``await slack.close_sockets()`` drops
+  every connection from the server side.
+
+`SlackSender` sends requests to the app exactly as Slack does: form-encoded slash commands, JSON
+event callbacks, ``payload=`` form-encoded interactivity, each signed with the signing secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+from aiohttp import web
+from slack_sdk.signature import SignatureVerifier
+
+TEAM_ID = "T0FAKE"
+OTHER_TEAM_ID = "T0OTHER"
+APP_ID = "A0SAKUIN"
+BOT_USER_ID = "U0SAKUIN"
+BOT_ID = "B0SAKUIN"
+USER_ID = "U0ALICE"
+CHANNEL_ID = "C0GENERAL"
+DM_CHANNEL_ID = "D0ALICE"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One Web API call as the fake received it, and the HTTP status it answered (0: dropped)."""
+
+    method: str
+    args: dict[str, Any]
+    token: str | None
+    status: int
+    at: float
+
+
+@dataclass(frozen=True)
+class ResponsePost:
+    name: str
+    body: dict[str, Any]
+    at: float
+
+
+@dataclass
+class _Fault:
+    status: int
+    retry_after: int | None
+    times: int
+
+
+@dataclass
+class FakeSlack:
+    host: str = "127.0.0.1"
+    calls: list[Call] = field(default_factory=list)
+    responses: list[ResponsePost] = field(default_factory=list)
+    socket_acks: list[dict[str, Any]] = field(default_factory=list)
+    socket_connections: int = 0
+
+    def __post_init__(self) -> None:
+        self._faults: dict[str, list[_Fault]] = {}
+        self._answers: dict[str, dict[str, Any]] = {}
+        self._ts = itertools.count(1)
+        self._sockets: list[web.WebSocketResponse] = []
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> FakeSlack:
+        app = web.Application()
+        app.router.add_post("/api/{method}", self._api)
+        app.router.add_post("/response/{name}", self._response)
+        app.router.add_get("/link", self._socket)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def stop(self) -> None:
+        await self.close_sockets()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def __aenter__(self) -> FakeSlack:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.base_url}/api/"
+
+    @property
+    def socket_url(self) -> str:
+        return f"ws://{self.host}:{self.port}/link"
+
+    def response_url(self, name: str = "response") -> str:
+        return f"{self.base_url}/response/{name}"
+
+    # -- configuring answers --------------------------------------------------------------
+
+    def fail(self, method: str, *, status: int = 429, retry_after: int | None = 1, times: int = 1) -> None:
+        """Answer the next ``times`` calls of ``method`` with ``status`` (429 carries ``Retry-After``)."""
+        self._faults.setdefault(method, []).append(_Fault(status, retry_after, times))
+
+    def drop(self, method: str, *, times: int = 1) -> None:
+        """Close the connection of the next ``times`` calls of ``method`` without answering."""
+        self._faults.setdefault(method, []).append(_Fault(0, None, times))
+
+    def answer(self, method: str, body: dict[str, Any]) -> None:
+        self._answers[method] = body
+
+    # -- reading what happened ------------------------------------------------------------
+
+    def calls_to(self, method: str, *, answered: bool = True) -> list[Call]:
+        """Calls of ``method``; by default only those answered with 200 (not the injected failures)."""
+        return [c for c in self.calls if c.method == method and (not answered or c.status == 200)]
+
+    def responses_to(self, name: str) -> list[ResponsePost]:
+        return [post for post in self.responses if post.name == name]
+
+    async def wait_for_calls(self, method: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
+        await _wait_until(lambda: len(self.calls_to(method)) >= count, timeout, lambda: f"{count} x {method}")
+        return self.calls_to(method)
+
+    async def wait_for_responses(
+        self, name: str, count: int = 1, timeout: float = 10.0
+    ) -> list[ResponsePost]:
+        await _wait_until(
+            lambda: len(self.responses_to(name)) >= count, timeout, lambda: f"{count} posts to {name}"
+        )
+        return self.responses_to(name)
+
+    async def wait_for_ack(self, envelope_id: str, timeout: float = 10.0) -> dict[str, Any]:
+        def acked() -> bool:
+            return any(ack.get("envelope_id") == envelope_id for ack in self.socket_acks)
+
+        await _wait_until(acked, timeout, lambda: f"ack of {envelope_id}")
+        return next(ack for ack in self.socket_acks if ack.get("envelope_id") == envelope_id)
+
+    async def wait_for_sockets(self, count: int = 1, timeout: float = 10.0) -> None:
+        await _wait_until(lambda: self.socket_connections >= count, timeout, lambda: f"{count} connections")
+
+    # -- Socket Mode ----------------------------------------------------------------------
+
+    async def push(self, kind: str, payload: dict[str, Any], *, retry_attempt: int = 0) -> str:
+        """Send an envelope (``events_api``, ``slash_commands``, ``interactive``) to the newest connection."""
+        open_sockets = [ws for ws in self._sockets if not ws.closed]
+        if not open_sockets:
+            raise AssertionError("no Socket Mode connection is open")
+        envelope_id = str(uuid.uuid4())
+        envelope = {
+            "envelope_id": envelope_id,
+            "type": kind,
+            "payload": payload,
+            "accepts_response_payload": kind != "events_api",
+            "retry_attempt": retry_attempt,
+            "retry_reason": "timeout" if retry_attempt else "",
+        }
+        await open_sockets[-1].send_str(json.dumps(envelope))
+        return envelope_id
+
+    async def close_sockets(self) -> None:
+        for ws in list(self._sockets):
+            if not ws.closed:
+                await ws.close()
+
+    # -- handlers -------------------------------------------------------------------------
+
+    async def _api(self, request: web.Request) -> web.StreamResponse:
+        method = request.match_info["method"]
+        args = await _read_args(request)
+        token = _bearer(request) or args.get("token")
+        fault = self._next_fault(method)
+        status = fault.status if fault else 200
+        self.calls.append(Call(method, args, token, status, time.monotonic()))
+        if fault is not None and fault.status == 0:
+            assert request.transport is not None
+            request.transport.abort()
+            raise asyncio.CancelledError
+        if fault is not None:
+            headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
+            error = "ratelimited" if fault.status == 429 else "fatal_error"
+            return web.json_response({"ok": False, "error": error}, status=fault.status, headers=headers)
+        return web.json_response(self._answer(method, args, token))
+
+    def _next_fault(self, method: str) -> _Fault | None:
+        queue = self._faults.get(method)
+        if not queue:
+            return None
+        fault = queue[0]
+        fault.times -= 1
+        if fault.times <= 0:
+            queue.pop(0)
+        return fault
+
+    def _answer(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
+        if method in self._answers:
+            return self._answers[method]
+        if method == "auth.test":
+            if not token or not token.startswith("xoxb-"):
+                return {"ok": False, "error": "invalid_auth"}
+            return {
+                "ok": True,
+                "url": "https://fake.slack.com/",
+                "team": "Fake",
+                "user": "sakuin",
+                "team_id": TEAM_ID,
+                "user_id": BOT_USER_ID,
+                "bot_id": BOT_ID,
+                "is_enterprise_install": False,
+            }
+        if method == "apps.connections.open":
+            if not token or not token.startswith("xapp-"):
+                return {"ok": False, "error": "invalid_auth"}
+            return {"ok": True, "url": self.socket_url}
+        if method == "chat.postMessage":
+            ts = f"{1700000000 + next(self._ts)}.000100"
+            return {
+                "ok": True,
+                "channel": args.get("channel"),
+                "ts": ts,
+                "message": {"text": args.get("text")},
+            }
+        if method == "chat.postEphemeral":
+            return {"ok": True, "message_ts": f"{1700000000 + next(self._ts)}.000200"}
+        if method == "views.publish":
+            return {"ok": True, "view": {"id": "V0HOME", **(args.get("view") or {})}}
+        return {"ok": True}
+
+    async def _response(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        self.responses.append(ResponsePost(request.match_info["name"], body, time.monotonic()))
+        return web.Response(text="ok")
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        self.socket_connections += 1
+        await ws.send_str(
+            json.dumps({"type": "hello", "num_connections": 1, "connection_info": {"app_id": APP_ID}})
+        )
+        async for message in ws:
+            if message.type == aiohttp.WSMsgType.TEXT:
+                self.socket_acks.append(json.loads(message.data))
+        return ws
+
+
+@dataclass(frozen=True)
+class Sent:
+    """The app's answer to one request: HTTP status, body, and how long it took."""
+
+    status: int
+    text: str
+    seconds: float
+
+    def json(self) -> Any:
+        return json.loads(self.text)
+
+
+class SlackSender:
+    """Sends signed requests to the app's ``/slack/events`` exactly as Slack does."""
+
+    def __init__(self, url: str, signing_secret: str, *, team_id: str = TEAM_ID) -> None:
+        self.url = url
+        self.verifier = SignatureVerifier(signing_secret)
+        self.team_id = team_id
+        self._session: aiohttp.ClientSession | None = None
+        self._event_ids = itertools.count(1)
+
+    async def __aenter__(self) -> SlackSender:
+        self._session = aiohttp.ClientSession()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._session is not None:
+            await self._session.close()
+
+    async def post(
+        self,
+        body: str,
+        content_type: str,
+        *,
+        timestamp: int | None = None,
+        signature: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Sent:
+        """POST ``body`` signed for ``timestamp`` (now by default); ``signature`` overrides the signature."""
+        assert self._session is not None, "use `async with SlackSender(...)`"
+        stamp = str(int(time.time()) if timestamp is None else timestamp)
+        sent_headers = {
+            "Content-Type": content_type,
+            "X-Slack-Request-Timestamp": stamp,
+            "X-Slack-Signature": signature or self.verifier.generate_signature(timestamp=stamp, body=body),
+            **(headers or {}),
+        }
+        started = time.monotonic()
+        async with self._session.post(self.url, data=body.encode("utf-8"), headers=sent_headers) as response:
+            text = await response.text()
+            return Sent(response.status, text, time.monotonic() - started)
+
+    async def command(
+        self,
+        command: str,
+        text: str,
+        *,
+        response_url: str,
+        user_id: str = USER_ID,
+        channel_id: str = CHANNEL_ID,
+        team_id: str | None = None,
+    ) -> Sent:
+        form = {
+            "token": "legacy-verification-token",
+            "team_id": team_id or self.team_id,
+            "team_domain": "fake",
+            "channel_id": channel_id,
+            "channel_name": "general",
+            "user_id": user_id,
+            "user_name": "alice",
+            "command": command,
+            "text": text,
+            "api_app_id": APP_ID,
+            "is_enterprise_install": "false",
+            "response_url": response_url,
+            "trigger_id": f"{next(self._event_ids)}.1.trigger",
+        }
+        return await self.post(urlencode(form), "application/x-www-form-urlencoded")
+
+    def event_body(
+        self, event: dict[str, Any], *, event_id: str | None = None, team_id: str | None = None
+    ) -> dict:
+        team = team_id or self.team_id
+        return {
+            "token": "legacy-verification-token",
+            "team_id": team,
+            "api_app_id": APP_ID,
+            "event": event,
+            "type": "event_callback",
+            "event_id": event_id or f"Ev{next(self._event_ids):08d}",
+            "event_time": int(time.time()),
+            "authorizations": [
+                {"enterprise_id": None, "team_id": team, "user_id": BOT_USER_ID, "is_bot": True}
+            ],
+            "is_ext_shared_channel": False,
+        }
+
+    async def event(
+        self,
+        event: dict[str, Any],
+        *,
+        event_id: str | None = None,
+        retry_num: int | None = None,
+        team_id: str | None = None,
+    ) -> Sent:
+        """An Events API callback; ``retry_num`` adds the retry headers Slack sends (same ``event_id``)."""
+        headers = {}
+        if retry_num is not None:
+            headers = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": "http_timeout"}
+        body = json.dumps(self.event_body(event, event_id=event_id, team_id=team_id))
+        return await self.post(body, "application/json", headers=headers)
+
+    async def interaction(self, payload: dict[str, Any]) -> Sent:
+        return await self.post(
+            urlencode({"payload": json.dumps(payload)}), "application/x-www-form-urlencoded"
+        )
+
+    async def click(
+        self,
+        blocks: list[dict[str, Any]],
+        action_id: str,
+        *,
+        response_url: str,
+        option_index: int = 0,
+        ephemeral: bool = True,
+        channel_id: str = CHANNEL_ID,
+        user_id: str = USER_ID,
+        team_id: str | None = None,
+    ) -> Sent:
+        """Click the element ``action_id`` of a message the app sent (a select picks ``option_index``).
+
+        Like Slack, the payload of an ephemeral message carries no ``message``.
+        """
+        block, element = find_element(blocks, action_id)
+        action: dict[str, Any] = {
+            "type": element["type"],
+            "action_id": action_id,
+            "block_id": block.get("block_id", "b"),
+            "action_ts": f"{time.time():.6f}",
+        }
+        if element["type"] == "static_select":
+            action["selected_option"] = element["options"][option_index]
+        else:
+            action["value"] = element.get("value", "")
+            action["text"] = element["text"]
+        team = team_id or self.team_id
+        payload: dict[str, Any] = {
+            "type": "block_actions",
+            "user": {"id": user_id, "username": "alice", "team_id": team},
+            "api_app_id": APP_ID,
+            "token": "legacy-verification-token",
+            "container": {
+                "type": "message",
+                "message_ts": "1700000000.000100",
+                "channel_id": channel_id,
+                "is_ephemeral": ephemeral,
+            },
+            "trigger_id": f"{next(self._event_ids)}.1.trigger",
+            "team": {"id": team, "domain": "fake"},
+            "enterprise": None,
+            "is_enterprise_install": False,
+            "channel": {"id": channel_id, "name": "general"},
+            "state": {"values": {}},
+            "response_url": response_url,
+            "actions": [action],
+        }
+        if not ephemeral:
+            payload["message"] = {"type": "message", "ts": "1700000000.000100", "blocks": blocks}
+        return await self.interaction(payload)
+
+
+def elements(blocks: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every interactive element of a message with its block: action rows and section accessories."""
+    for block in blocks:
+        for element in block.get("elements", []) if block.get("type") == "actions" else []:
+            yield block, element
+        if block.get("type") == "section" and "accessory" in block:
+            yield block, block["accessory"]
+
+
+def find_element(blocks: list[dict[str, Any]], action_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    for block, element in elements(blocks):
+        if element.get("action_id") == action_id:
+            return block, element
+    raise AssertionError(f"no element {action_id!r} in the message")
+
+
+async def _wait_until(condition: Callable[[], bool], timeout: float, what: Callable[[], str]) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what()}")
+        await asyncio.sleep(0.01)
+
+
+async def _read_args(request: web.Request) -> dict[str, Any]:
+    if request.content_type == "application/json":
+        return await request.json()
+    form = await request.post()
+    args: dict[str, Any] = {}
+    for key, value in form.items():
+        text = value if isinstance(value, str) else str(value)
+        args[key] = _maybe_json(text) if key in ("blocks", "view", "unfurls", "attachments") else text
+    return args
+
+
+def _maybe_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _bearer(request: web.Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    return header.removeprefix("Bearer ").strip() or None
