@@ -141,22 +141,22 @@ class Fts5Index:
             return []
         return [path for (path,) in self._db.execute(sql, args)]
 
-    def lookup(self, name: str, limit: int = 8) -> list[str]:
-        """Exact name first; otherwise the names column ranked by shared trigrams (catches most typos)."""
+    def lookup(self, name: str, limit: int = 8) -> tuple[list[str], bool]:
+        """Exact name first (then ``True``: an exact match); otherwise the names column ranked by shared
+        trigrams, which catches most typos."""
         key = normalise(name).strip()
-        rows = self._db.execute(
-            "SELECT DISTINCT path FROM names WHERE name = ? LIMIT ?", (key, limit)
-        ).fetchall()
+        sql = "SELECT DISTINCT path FROM names WHERE name = ? LIMIT ?"
+        rows = self._db.execute(sql, (key, limit)).fetchall()
         if rows:
-            return [path for (path,) in rows]
+            return [path for (path,) in rows], True
         grams = list(dict.fromkeys(key[i : i + 3] for i in range(len(key) - 2)))
-        if not grams:
-            rows = self._db.execute(
-                "SELECT DISTINCT path FROM names WHERE name LIKE ? LIMIT ?", (f"%{key}%", limit)
-            ).fetchall()
-            return [path for (path,) in rows]
-        sql = "SELECT path FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0.0, 1.0, 0.0) LIMIT ?"
-        return [path for (path,) in self._db.execute(sql, (f"names : ({_any_of(grams)})", limit))]
+        if grams:
+            sql = "SELECT path FROM docs WHERE docs MATCH ? ORDER BY bm25(docs, 0.0, 1.0, 0.0) LIMIT ?"
+            rows = self._db.execute(sql, (f"names : ({_any_of(grams)})", limit)).fetchall()
+        else:
+            sql = "SELECT DISTINCT path FROM names WHERE name LIKE ? LIMIT ?"
+            rows = self._db.execute(sql, (f"%{key}%", limit)).fetchall()
+        return [path for (path,) in rows], False
 
     def close(self) -> None:
         self._db.close()
