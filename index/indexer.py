@@ -30,7 +30,7 @@ from index.graph import build_graph, is_knowledge
 from index.model import IndexReport, Page
 from index.pages import parse_page
 from index.store import SearchStore
-from index.vault import list_pages, read_log
+from index.vault import VaultFile, list_pages, read_log
 
 log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
@@ -89,6 +89,34 @@ def update_index(
         return Opened(generation, catalog, store), report
 
 
+def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[int], None]) -> dict[str, Page]:
+    """Parse changed files into the catalog; a file that cannot be a page is skipped with its reason."""
+    today = datetime.now(UTC).astimezone().date().isoformat()
+    parsed: dict[str, Page] = {}
+    for done, file in enumerate(changed, start=1):
+        catalog.fingerprints[file.path] = file.fingerprint
+        for table in (catalog.skipped, catalog.warnings, catalog.pages):
+            table.pop(file.path, None)
+        try:
+            result = parse_page(file.path, file.absolute.read_bytes(), file.folder_type)
+        except OSError as error:
+            catalog.skipped[file.path] = f"unreadable: {error.strerror or error}"
+            log.warning("skipped %s: %s", file.path, catalog.skipped[file.path])
+            step(done)
+            continue
+        if result.page is None:
+            catalog.skipped[file.path] = "; ".join(result.problems)
+            log.warning("skipped %s: %s", file.path, catalog.skipped[file.path])
+        else:
+            parsed[file.path] = catalog.pages[file.path] = result.page
+            catalog.first_seen.setdefault(file.path, today)
+            if result.problems:
+                catalog.warnings[file.path] = "; ".join(result.problems)
+                log.warning("indexed %s with a problem: %s", file.path, catalog.warnings[file.path])
+        step(done)
+    return parsed
+
+
 def _empty_catalog() -> Catalog:
     return Catalog({}, {}, {}, {}, {}, build_graph({}), updated_at="")
 
@@ -106,7 +134,6 @@ def _apply_changes(
     removed = [path for path in catalog.fingerprints if path not in present]
     changed = [file for file in files if catalog.fingerprints.get(file.path) != file.fingerprint]
     added = sum(1 for file in changed if file.path not in catalog.fingerprints)
-    today = datetime.now(UTC).astimezone().date().isoformat()
     for path in removed:
         for table in (
             catalog.pages,
@@ -116,45 +143,23 @@ def _apply_changes(
             catalog.first_seen,
         ):
             table.pop(path, None)
-    parsed: dict[str, Page] = {}
-    for done, file in enumerate(changed, start=1):
-        catalog.fingerprints[file.path] = file.fingerprint
-        catalog.skipped.pop(file.path, None)
-        catalog.warnings.pop(file.path, None)
-        catalog.pages.pop(file.path, None)
-        try:
-            result = parse_page(file.path, file.absolute.read_bytes(), file.folder_type)
-        except OSError as error:
-            result = None
-            catalog.skipped[file.path] = f"unreadable: {error.strerror or error}"
-        if result is not None and result.page is None:
-            catalog.skipped[file.path] = "; ".join(result.problems)
-        elif result is not None and result.page is not None:
-            parsed[file.path] = result.page
-            catalog.pages[file.path] = result.page
-            catalog.first_seen.setdefault(file.path, today)
-            if result.problems:
-                catalog.warnings[file.path] = "; ".join(result.problems)
-        if progress:
-            progress(done, len(changed))
-    changed_paths = {file.path for file in changed}
-    for path, reason in catalog.skipped.items():
-        if path in changed_paths:
-            log.warning("skipped %s: %s", path, reason)
-    for path in parsed:
-        if path in catalog.warnings:
-            log.warning("indexed %s with a problem: %s", path, catalog.warnings[path])
+    # Reading is quick and writing the index is slow: each takes half of the progress bar.
+    total = 2 * len(changed)
+    step = (lambda done: progress(done, total)) if progress else (lambda done: None)
+    parsed = _read_changed(changed, catalog, step)
     catalog.graph = build_graph(catalog.pages)
     catalog.log_text = read_log(wiki_dir)
     if changed or removed:
         with store.writing() as batch:
             if not rebuilt:
-                for path in [*removed, *changed_paths]:
+                for path in [*removed, *(file.path for file in changed)]:
                     batch.delete_page(path)
-            for page in parsed.values():
+            for done, page in enumerate(parsed.values(), start=len(changed) + 1):
                 if is_knowledge(page):
                     for chunk in chunk_page(page, catalog.graph.outlinks.get(page.path, ())):
                         batch.add(chunk)
+                step(done)
+        step(total)
     catalog.updated_at = datetime.now(UTC).isoformat(timespec="seconds")
     return IndexReport(
         pages=len(catalog.pages),
