@@ -122,3 +122,54 @@ def test_normalize_name(name: str, key: str) -> None:
 @pytest.mark.parametrize(("key", "budget"), [("abc", 0), ("minder", 2), ("異常検知", 1), ("x" * 20, 3)])
 def test_typo_budget_grows_with_length(key: str, budget: int) -> None:
     assert typo_budget(key) == budget
+
+
+PLAIN_VAULT: dict[str, str | bytes] = {
+    "Projects/Alpha.md": (
+        "---\naliases: Alpha Project, AP\ntags: project, ml\n---\n# Alpha\n\nWorks with [[Jane Doe]].\n"
+    ),
+    "People/Jane Doe.md": "---\naliases:\n  - Jane\n  - J. Doe\n---\nResearcher on [[Alpha]].\n",
+    "People/坪内佑樹.md": "---\nalias: [坪内, Yuuki Tsubouchi]\n---\n# 坪内佑樹\n",
+    "Daily/2026-10-14.md": "Met [[Jane Doe|Jane]] about [[Beta]].\n",
+    "Inbox.md": "# Scratch\n\nideas\n",
+    ".obsidian/workspace.json": "{}",
+    ".trash/Old.md": "# Old\n",
+    "_templates/Template.md": "# Template\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "path"),
+    [
+        ("Alpha", "Projects/Alpha.md"),
+        ("Alpha Project", "Projects/Alpha.md"),
+        ("AP", "Projects/Alpha.md"),
+        ("Jane Doe", "People/Jane Doe.md"),
+        ("Jane", "People/Jane Doe.md"),
+        ("J. Doe", "People/Jane Doe.md"),
+        ("坪内", "People/坪内佑樹.md"),
+        ("Yuuki Tsubouchi", "People/坪内佑樹.md"),
+        ("坪内佑樹", "People/坪内佑樹.md"),
+        ("2026-10-14", "Daily/2026-10-14.md"),
+        ("Inbox", "Inbox.md"),
+        ("Scratch", "Inbox.md"),
+    ],
+)
+def test_plain_obsidian_vault_titles_and_aliases_resolve(tmp_path: Path, name: str, path: str) -> None:
+    wiki = Wiki.open(write_vault(tmp_path / "v", PLAIN_VAULT), tmp_path / "i")
+    wiki.update()
+    match = wiki.lookup(name).match
+    assert match is not None and match.path == path
+
+
+def test_plain_vault_skips_dot_and_underscore_folders(tmp_path: Path) -> None:
+    wiki = Wiki.open(write_vault(tmp_path / "v", PLAIN_VAULT), tmp_path / "i")
+    wiki.update()
+    assert sorted(page.path for page in wiki.pages()) == [
+        "Daily/2026-10-14.md",
+        "Inbox.md",
+        "People/Jane Doe.md",
+        "People/坪内佑樹.md",
+        "Projects/Alpha.md",
+    ]
+    assert wiki.lookup("Beta").unresolved is not None
