@@ -1,0 +1,197 @@
+"""The daily digest as Slack messages: a header, then each new source grouped by type.
+
+Pure functions from a `Digest` to `Reply` messages. A day with many sources is split over several
+messages (``SOURCES_PER_MESSAGE`` each) so no message comes near Block Kit's limits; every piece of
+wiki text is escaped by `bot.mrkdwn` and cut to its field by `bot.blocks.elements`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from bot.blocks.card import ref_mrkdwn
+from bot.blocks.elements import (
+    MAX_MESSAGE_TEXT,
+    context,
+    header,
+    join_within,
+    section,
+)
+from bot.mrkdwn import bold, escape, escape_clipped, link
+from bot.replies import Reply
+from index.model import CONCEPT, ENTITY, Digest, DigestItem
+
+SOURCES_PER_MESSAGE = 10
+"""A source takes at most 3 blocks (group label, section, context): 33 blocks a message at most."""
+SUMMARY_LINES = 2
+SUMMARY_LINE_LIMIT = 160
+"""About two lines of Japanese in Slack's desktop client; longer lines are cut at a sentence end."""
+CITED_LIMIT = 600
+TYPE_ORDER = ("paper", "article", "thesis", "book", "slides", "video", "podcast", "transcript", "data")
+TYPE_LABELS = {
+    "paper": "Papers",
+    "article": "Articles",
+    "thesis": "Theses",
+    "book": "Books",
+    "slides": "Slides",
+    "video": "Videos",
+    "podcast": "Podcasts",
+    "transcript": "Transcripts",
+    "data": "Data",
+}
+OTHER_LABEL = "Other sources"
+
+_WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
+_BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
+_QUOTE = re.compile(r"^\s*(?:>\s*)*")
+_CALLOUT = re.compile(r"^\[![^\]]*\]")
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
+
+
+def digest_messages(digest: Digest, *, post_empty: bool = False) -> list[Reply]:
+    """The messages that announce ``digest``; none for an empty day unless ``post_empty``."""
+    if not digest.items:
+        if not post_empty:
+            return []
+        text = f"No new sources on {digest.date}"
+        return [
+            Reply(
+                text, (header(f"New sources · {digest.date}"), section("_No sources were added that day._"))
+            )
+        ]
+    items = sorted(digest.items, key=_type_rank)
+    chunks = [
+        items[start : start + SOURCES_PER_MESSAGE] for start in range(0, len(items), SOURCES_PER_MESSAGE)
+    ]
+    grouped = len({_type_key(item) for item in items}) > 1
+    return [
+        Reply(
+            _fallback_text(digest, chunk, part, len(chunks)),
+            tuple(_message_blocks(digest, chunk, part, len(chunks), grouped)),
+        )
+        for part, chunk in enumerate(chunks)
+    ]
+
+
+def source_blocks(item: DigestItem) -> list[dict]:
+    """One source: a section with its linked title, facts and summary; a context with its citers."""
+    title = bold(link(item.url, item.title) if item.url else escape(item.title))
+    lines = [title]
+    facts = source_facts(item)
+    if facts:
+        lines.append(f"_{escape(facts)}_")
+    lines += [
+        escape_clipped(first_sentences(line, SUMMARY_LINE_LIMIT), SUMMARY_LINE_LIMIT)
+        for line in summary_lines(item.summary)
+    ]
+    blocks = [section("\n".join(lines))]
+    citers = cited_by_texts(item)
+    if citers:
+        blocks.append(context(*citers))
+    return blocks
+
+
+def source_facts(item: DigestItem) -> str:
+    """``NSDI 2025 · paper``: venue and year, then the source type."""
+    where = " ".join(str(part) for part in (item.venue, item.year) if part)
+    return " · ".join(part for part in (where, item.source_type or "") if part)
+
+
+def summary_lines(summary: str, limit: int = SUMMARY_LINES) -> list[str]:
+    """The first one or two lines of a summary, as plain text.
+
+    Bullets become ``•``; quote marks, headings and callout titles go; wikilinks show their label;
+    Markdown emphasis is dropped (it would not render as mrkdwn).
+    """
+    lines: list[str] = []
+    for raw in summary.splitlines():
+        line = _QUOTE.sub("", raw)
+        if not line.strip() or line.startswith("#") or _CALLOUT.match(line):
+            continue
+        bullet = _BULLET.match(line)
+        text = _WIKILINK.sub(_link_label, line[bullet.end() :] if bullet else line)
+        text = " ".join(text.replace("**", "").replace("__", "").split())
+        if text:
+            lines.append(("• " if bullet else "") + text)
+        if len(lines) == limit:
+            break
+    return lines
+
+
+def first_sentences(text: str, limit: int) -> str:
+    """As many whole sentences as fit in ``limit`` characters; the text itself when it fits or when
+    not even its first sentence does (it is cut later)."""
+    if len(text) <= limit:
+        return text
+    kept = ""
+    for sentence in _SENTENCE_END.split(text):
+        if len(kept) + len(sentence) > limit:
+            break
+        kept += sentence
+    return kept.strip() or text
+
+
+def cited_by_texts(item: DigestItem) -> list[str]:
+    """``Entities: A · B`` and ``Concepts: X · Y`` (each a link when the wiki has URLs)."""
+    texts = []
+    for label, kind in (("Entities", ENTITY), ("Concepts", CONCEPT)):
+        refs = [ref for ref in item.cited_by if ref.type == kind]
+        if refs:
+            prefix = f"{label}: "
+            texts.append(prefix + join_within([ref_mrkdwn(ref) for ref in refs], CITED_LIMIT - len(prefix)))
+    return texts
+
+
+def _message_blocks(
+    digest: Digest, items: Sequence[DigestItem], part: int, parts: int, grouped: bool
+) -> list[dict]:
+    count = len(digest.items)
+    noun = "source" if count == 1 else "sources"
+    if part == 0:
+        blocks = [header(f"New sources · {digest.date} ({count})")]
+        if grouped:
+            blocks.append(context(escape(_type_counts(digest.items))))
+    else:
+        blocks = [context(f"{bold('New sources · ' + digest.date)} (continued, {part + 1}/{parts})")]
+    current = None
+    for item in items:
+        if grouped and _type_key(item) != current:
+            current = _type_key(item)
+            size = sum(1 for other in digest.items if _type_key(other) == current)
+            blocks.append(section(f"{bold(escape(_type_label(current)))} ({size})"))
+        blocks += source_blocks(item)
+    if parts > 1 and part < parts - 1:
+        blocks.append(context(f"{count} {noun} in {parts} messages"))
+    return blocks
+
+
+def _fallback_text(digest: Digest, items: Sequence[DigestItem], part: int, parts: int) -> str:
+    where = f" (part {part + 1}/{parts})" if parts > 1 else ""
+    titles = ", ".join(item.title for item in items)
+    return escape_clipped(f"New sources on {digest.date}{where}: {titles}", MAX_MESSAGE_TEXT)
+
+
+def _type_key(item: DigestItem) -> str:
+    return item.source_type if item.source_type in TYPE_LABELS else ""
+
+
+def _type_rank(item: DigestItem) -> int:
+    key = _type_key(item)
+    return TYPE_ORDER.index(key) if key else len(TYPE_ORDER)
+
+
+def _type_label(key: str) -> str:
+    return TYPE_LABELS.get(key, OTHER_LABEL)
+
+
+def _type_counts(items: Sequence[DigestItem]) -> str:
+    counts: dict[str, int] = {}
+    for item in sorted(items, key=_type_rank):
+        counts[_type_key(item)] = counts.get(_type_key(item), 0) + 1
+    return " · ".join(f"{_type_label(key)} {count}" for key, count in counts.items())
+
+
+def _link_label(match: re.Match[str]) -> str:
+    label = match.group(2) or match.group(1).rsplit("/", 1)[-1]
+    return label.strip()
