@@ -497,8 +497,11 @@ async def run_digest_command(settings: Settings, day: date | None, dry_run: bool
 
     with StateStore(settings.state_db) as store:
         outcome = await _post_until_settled(settings, wiki, build_client(settings), store, day)
-    if as_json and outcome.digest is not None:
-        print(json.dumps(digest_json(outcome.digest), ensure_ascii=False, indent=2))
+    if as_json:
+        digest = outcome.digest or await asyncio.to_thread(
+            wiki.new_sources, day, include_unpublished=settings.digest_include_unpublished
+        )
+        print(json.dumps(digest_json(digest), ensure_ascii=False, indent=2))
     for channel in outcome.channels:
         line = f"digest {outcome.day} {channel.channel}: {channel.status}"
         extra = (

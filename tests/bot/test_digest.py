@@ -377,6 +377,18 @@ async def test_dry_run_prints_and_posts_nothing(
     assert slack.calls == []
 
 
+async def test_posting_with_json_prints_the_digest_every_time(
+    tmp_path: Path, slack: ChannelSlack, vault: Path, capsys
+) -> None:
+    settings = settings_for(tmp_path, slack)
+    for status in ("posted", "already"):
+        assert await run_digest_command(settings, DAY, dry_run=False, as_json=True) == 0
+        printed = capsys.readouterr()
+        assert [s["path"] for s in json.loads(printed.out)["sources"]] == paper_paths(3)
+        assert f"digest {DAY} {CHANNEL}: {status}" in printed.err
+    assert len(slack.messages()) == 1
+
+
 async def test_preview_shows_an_empty_day_too(tmp_path: Path, vault: Path) -> None:
     settings = make_settings(tmp_path, wiki_dir=vault)
     wiki = open_wiki(settings)
