@@ -170,7 +170,7 @@ async def post_digest(
     digest, plan = None, []
     if any(run.plan is None for run in runs.values()):
         try:
-            digest = await asyncio.to_thread(_fresh_digest, wiki, day, settings.digest_include_unpublished)
+            digest = await asyncio.to_thread(_fresh_digest, settings, wiki, day)
         except BaseException as error:
             for channel in runs:
                 store.fail_run(
@@ -200,9 +200,7 @@ async def preview_digest(settings: Settings, wiki: Wiki, day: date | None) -> li
 
     An empty day still gets one message saying so, since someone asked.
     """
-    digest = await asyncio.to_thread(
-        wiki.new_sources, day or yesterday(settings), include_unpublished=settings.digest_include_unpublished
-    )
+    digest = await asyncio.to_thread(_day_digest, settings, wiki, day or yesterday(settings))
     return digest_messages(digest, post_empty=True)
 
 
@@ -487,7 +485,7 @@ async def run_digest_command(settings: Settings, day: date | None, dry_run: bool
         raise SettingsError(f"invalid setting WIKI_DIR: {settings.wiki_dir} is not a folder")
     wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
     if dry_run:
-        digest = await asyncio.to_thread(_fresh_digest, wiki, day, settings.digest_include_unpublished)
+        digest = await asyncio.to_thread(_fresh_digest, settings, wiki, day)
         if as_json:
             print(json.dumps(digest_json(digest), ensure_ascii=False, indent=2))
         else:
@@ -498,9 +496,7 @@ async def run_digest_command(settings: Settings, day: date | None, dry_run: bool
     with StateStore(settings.state_db) as store:
         outcome = await _post_until_settled(settings, wiki, build_client(settings), store, day)
     if as_json:
-        digest = outcome.digest or await asyncio.to_thread(
-            wiki.new_sources, day, include_unpublished=settings.digest_include_unpublished
-        )
+        digest = outcome.digest or await asyncio.to_thread(_day_digest, settings, wiki, day)
         print(json.dumps(digest_json(digest), ensure_ascii=False, indent=2))
     for channel in outcome.channels:
         line = f"digest {outcome.day} {channel.channel}: {channel.status}"
@@ -530,7 +526,7 @@ async def _post_until_settled(
         await asyncio.sleep(BUSY_POLL_S)
 
 
-def _fresh_digest(wiki: Wiki, day: date, include_unpublished: bool) -> Digest:
+def _fresh_digest(settings: Settings, wiki: Wiki, day: date) -> Digest:
     """Bring the index up to date with the vault, then compute the day's digest from it: a source
     saved just before the run must not be missed (its day would not come again)."""
     try:
@@ -539,7 +535,12 @@ def _fresh_digest(wiki: Wiki, day: date, include_unpublished: bool) -> Digest:
         if wiki.state().status != "ready":
             raise IndexNotReady("the index could not be built") from None
         log.warning("digest: index update failed; using the last good index", exc_info=True)
-    return wiki.new_sources(day, include_unpublished=include_unpublished)
+    return _day_digest(settings, wiki, day)
+
+
+def _day_digest(settings: Settings, wiki: Wiki, day: date) -> Digest:
+    """The day's sources, counted in DIGEST_TZ."""
+    return wiki.new_sources(day, zone=settings.zone, include_unpublished=settings.digest_include_unpublished)
 
 
 def _print_messages(replies: list[Reply]) -> None:

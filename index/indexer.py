@@ -91,7 +91,7 @@ def update_index(
 
 def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[int], None]) -> dict[str, Page]:
     """Parse changed files into the catalog; a file that cannot be a page is skipped with its reason."""
-    today = datetime.now(UTC).astimezone().date().isoformat()
+    now = datetime.now(UTC).isoformat(timespec="seconds")
     parsed: dict[str, Page] = {}
     for done, file in enumerate(changed, start=1):
         catalog.fingerprints[file.path] = file.fingerprint
@@ -109,7 +109,7 @@ def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[in
             log.warning("skipped %s: %s", file.path, catalog.skipped[file.path])
         else:
             parsed[file.path] = catalog.pages[file.path] = result.page
-            catalog.first_seen.setdefault(file.path, today)
+            catalog.first_seen.setdefault(file.path, now)
             if result.problems:
                 catalog.warnings[file.path] = "; ".join(result.problems)
                 log.warning("indexed %s with a problem: %s", file.path, catalog.warnings[file.path])

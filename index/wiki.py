@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import date
+from datetime import date, tzinfo
 from pathlib import Path
 from urllib.parse import quote
 
 from index.catalog import catalog_stamp, current_generation
-from index.digest import find_new_sources
+from index.digest import WIKI_ZONE, find_new_sources, recent_sources
 from index.graph import build_card, page_ref
 from index.indexer import Opened, Progress, open_current, update_index
 from index.model import (
@@ -147,7 +147,10 @@ class Wiki:
     def first_seen(self, path: str) -> str | None:
         return self._current().catalog.first_seen.get(path)
 
-    def new_sources(self, day: date, *, include_unpublished: bool = False) -> Digest:
+    def new_sources(
+        self, day: date, *, zone: tzinfo = WIKI_ZONE, include_unpublished: bool = False
+    ) -> Digest:
+        """The sources added on ``day`` (a calendar day in ``zone``), for the digest."""
         return find_new_sources(
             self.pages(),
             self.log_text(),
@@ -156,27 +159,20 @@ class Wiki:
             resolve=self.resolve,
             cited_by=self._cited_by,
             url_for=self.url_for,
+            zone=zone,
             include_unpublished=include_unpublished,
         )
 
-    def recent_sources(self, limit: int = 10) -> tuple[DigestItem, ...]:
-        sources = [page for page in self.pages() if page.type == "source" and page.publish]
-        sources.sort(
-            key=lambda page: page.created or page.date or self.first_seen(page.path) or "", reverse=True
-        )
-        return tuple(
-            DigestItem(
-                path=page.path,
-                title=page.title,
-                venue=page.venue,
-                year=page.year,
-                summary=page.summary,
-                cited_by=self._cited_by(page.path),
-                source_type=page.source_type,
-                url=self.url_for(page.path),
-                date=page.created or page.date,
-            )
-            for page in sources[:limit]
+    def recent_sources(self, limit: int = 10, *, zone: tzinfo = WIKI_ZONE) -> tuple[DigestItem, ...]:
+        """The most recently added sources, newest first (App Home)."""
+        return recent_sources(
+            self.pages(),
+            limit,
+            first_seen=self.first_seen,
+            resolve=self.resolve,
+            cited_by=self._cited_by,
+            url_for=self.url_for,
+            zone=zone,
         )
 
     def url_for(self, path: str) -> str | None:
