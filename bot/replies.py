@@ -15,7 +15,7 @@ from bot.blocks.buttons import SHARE_PAGE_PREFIX, SHARE_TEXT_PREFIX, share_page_
 from bot.blocks.card import card_blocks, card_text
 from bot.blocks.help import HELP_TEXT, help_blocks
 from bot.blocks.lookup import candidates_blocks, no_match_blocks, unresolved_blocks
-from bot.blocks.notices import gone_blocks, index_not_ready_blocks, too_long_blocks
+from bot.blocks.notices import digest_elsewhere_blocks, gone_blocks, index_not_ready_blocks, too_long_blocks
 from bot.blocks.search import search_blocks, search_text
 from bot.mrkdwn import escape_clipped, unescape
 from config.settings import Settings
@@ -27,6 +27,7 @@ MAX_NAME_CHARS = 200
 MAX_QUERY_CHARS = 1000
 SEARCH_LIMIT = 5
 LOOKUP_LIMIT = 8
+DIGEST_WORD = "digest"
 HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "ヘルプ", "使い方"})
 SUBJECT_TYPES = frozenset({"entity", "concept"})
 
@@ -96,6 +97,10 @@ def wiki_reply(query: str, wiki: Wiki, settings: Settings, *, private: bool = Tr
     query = " ".join(query.split())
     if query.lower() in HELP_WORDS:
         return help_reply(wiki, settings)
+    if query.lower().split(" ")[0] == DIGEST_WORD:
+        return Reply(
+            "Digest previews are shown in Slack", tuple(digest_elsewhere_blocks(settings.wiki_command))
+        )
     if len(query) > MAX_QUERY_CHARS:
         return too_long_reply(query)
     share = share_text_value(f"{settings.wiki_command} {query}") if private else None

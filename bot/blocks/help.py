@@ -9,21 +9,17 @@ from index.model import IndexState
 HELP_TEXT = "How to use sakuin"
 
 
-def usage_lines(entity_command: str, wiki_command: str, *, digest: bool = False) -> list[str]:
+def usage_lines(entity_command: str, wiki_command: str) -> list[str]:
     entity, wiki = escape(entity_command), escape(wiki_command)
-    lines = [
+    return [
         f"• `{entity} NAME`: what the wiki knows about a name (summary, relations, backlinks). "
         "Aliases, case, full-width letters and small typos are fine.",
         f"• `{wiki} QUERY`: full-text search, with the best passage of each page (Japanese or English).",
         f"• `{wiki} help`: this help.",
-    ]
-    if digest:
-        lines.append(f"• `{wiki} digest [YYYY-MM-DD]`: preview the digest of new sources for a day.")
-    lines += [
+        f"• `{wiki} digest [YYYY-MM-DD]`: preview the digest of new sources for a day (default: yesterday).",
         "• Mention me with a question in a channel: I answer in the thread with the passages I found.",
         "• Send me a direct message: I answer there.",
     ]
-    return lines
 
 
 def index_status(state: IndexState) -> str:
@@ -38,10 +34,8 @@ def index_status(state: IndexState) -> str:
     return "Index: the last update failed; answers may be out of date."
 
 
-def help_blocks(
-    entity_command: str, wiki_command: str, state: IndexState, *, digest: bool = False
-) -> list[dict]:
-    lines = usage_lines(entity_command, wiki_command, digest=digest)
+def help_blocks(entity_command: str, wiki_command: str, state: IndexState) -> list[dict]:
+    lines = usage_lines(entity_command, wiki_command)
     return [
         section("*How to use sakuin*\n" + "\n".join(lines)),
         context(

@@ -41,14 +41,12 @@ def home_view(
     state: IndexState,
     entity_command: str,
     wiki_command: str,
-    *,
-    digest: bool = False,
 ) -> dict:
     """The ``home`` view for views.publish (at most 100 blocks)."""
     blocks = [
         header("sakuin: the research wiki in Slack"),
         context(index_status(state)),
-        section("*How to use it*\n" + "\n".join(usage_lines(entity_command, wiki_command, digest=digest))),
+        section("*How to use it*\n" + "\n".join(usage_lines(entity_command, wiki_command))),
         divider(),
         header("Recent sources"),
     ]

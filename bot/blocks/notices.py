@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.blocks.elements import section
+from bot.mrkdwn import bold, escape, escape_clipped
 
 
 def too_long_blocks(length: int, limit: int) -> list[dict]:
@@ -30,3 +31,31 @@ def refused_blocks() -> list[dict]:
 
 def gone_blocks() -> list[dict]:
     return [section("That page is no longer in the wiki. It may have been renamed or removed.")]
+
+
+def bad_day_blocks(text: str, wiki_command: str) -> list[dict]:
+    return [
+        section(
+            f"Sorry, {bold(escape_clipped(text, 100))} is not a date. "
+            f"Try `{escape(wiki_command)} digest` (yesterday) or `{escape(wiki_command)} digest 2026-01-31`."
+        )
+    ]
+
+
+def more_messages_blocks(count: int) -> list[dict]:
+    return [
+        section(
+            f"…and {count} more digest messages. "
+            "Run `sakuin digest --date YYYY-MM-DD --dry-run` to see them all."
+        )
+    ]
+
+
+def digest_elsewhere_blocks(wiki_command: str) -> list[dict]:
+    """``/wiki digest`` outside Slack: the digest is several messages, shown by ``sakuin digest``."""
+    return [
+        section(
+            f"`{escape(wiki_command)} digest [YYYY-MM-DD]` previews the digest in Slack. "
+            "In a terminal, run `sakuin digest --date YYYY-MM-DD --dry-run`."
+        )
+    ]

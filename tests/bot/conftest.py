@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import pytest
 
+from bot.app import create_app
+from bot.server import EVENTS_PATH, create_web_app, start_http
+from bot.slack_client import build_client
+from bot.state import StateStore
+from config.settings import Settings
 from index.wiki import Wiki
-from tests.bot.fake_slack import FakeSlack
-from tests.conftest import EXAMPLE_VAULT
+from tests.bot.fake_slack import FakeSlack, SlackSender
+from tests.conftest import EXAMPLE_VAULT, make_settings
 
 BASE_URL = "https://wiki.example.com/"
 
@@ -37,3 +45,57 @@ def linked_wiki(wiki_index: Path) -> Wiki:
 async def fake_slack() -> AsyncIterator[FakeSlack]:
     async with FakeSlack() as slack:
         yield slack
+
+
+BOT_TOKEN = "xoxb-test-4242-secret-token"
+APP_TOKEN = "xapp-1-A0SAKUIN-4242-secret-app-token"
+SIGNING_SECRET = "test-signing-secret-0123456789abcdef"
+
+
+@dataclass
+class RunningBot:
+    """`sakuin serve`'s web app on a free localhost port, talking to a fake Slack."""
+
+    settings: Settings
+    slack: FakeSlack
+    sender: SlackSender
+    store: StateStore
+    base_url: str
+
+    async def get(self, path: str) -> tuple[int, dict]:
+        async with aiohttp.ClientSession() as session, session.get(self.base_url + path) as response:
+            return response.status, await response.json()
+
+
+def bot_settings(tmp_path: Path, slack: FakeSlack, **overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "slack_bot_token": BOT_TOKEN,
+        "slack_signing_secret": SIGNING_SECRET,
+        "slack_app_token": APP_TOKEN,
+        "slack_api_url": slack.api_url,
+    }
+    values.update(overrides)
+    return make_settings(tmp_path, **values)
+
+
+@asynccontextmanager
+async def running_bot(
+    tmp_path: Path, slack: FakeSlack, wiki: Wiki, **overrides: object
+) -> AsyncIterator[RunningBot]:
+    """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port."""
+    settings = bot_settings(tmp_path, slack, **overrides)
+    with StateStore(settings.state_db) as store:
+        app = create_app(settings, wiki, store, build_client(settings))
+        runner = await start_http(create_web_app(settings, wiki, app), 0, "127.0.0.1")
+        base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        try:
+            async with SlackSender(base_url + EVENTS_PATH, SIGNING_SECRET) as sender:
+                yield RunningBot(settings, slack, sender, store, base_url)
+        finally:
+            await runner.cleanup()
+
+
+@pytest.fixture
+async def bot(tmp_path: Path, fake_slack: FakeSlack, linked_wiki: Wiki) -> AsyncIterator[RunningBot]:
+    async with running_bot(tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL) as running:
+        yield running

@@ -1,0 +1,172 @@
+"""The Bolt app: built explicitly from our Settings, the wiki, the state store and a Web API client.
+
+Nothing here reads the environment. Global middleware, in order after Bolt's own (ssl_check,
+signature, authorization, the app's own events, url_verification):
+
+1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
+2. ignore events from bots (the app itself included), so it never answers a bot;
+3. answer each Events API event once, whatever Slack retries (``X-Slack-Retry-Num``, same ``event_id``);
+4. hand the listeners the wiki and the settings (as the ``wiki`` and ``settings`` arguments).
+
+One error handler logs a failed listener with its context and tells the user politely.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from slack_bolt.app.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.response import BoltResponse
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.notices import failure_blocks
+from bot.delivery import respond_privately
+from bot.listeners import register_listeners
+from bot.replies import Reply
+from bot.state import StateStore
+from config.settings import Settings
+from index.wiki import Wiki
+
+log = logging.getLogger(__name__)
+
+Next = Callable[[], Awaitable[None]]
+FAILURE = Reply("Sorry, something went wrong while answering.", tuple(failure_blocks()))
+OTHER_TEAM_TEXT = "Sorry, sakuin is not available in this workspace."
+EVENT_TTL_S = 3600.0
+"""How long an answered event id is remembered (Slack retries for about 5 minutes)."""
+
+
+def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncWebClient) -> AsyncApp:
+    """The Bolt app for HTTP (`bot.server`) and Socket Mode (`bot.socket_mode`) alike.
+
+    Events are acknowledged before the listener runs (``process_before_response=False``): a search
+    may take longer than Slack's 3 seconds, and the answer is posted afterwards.
+    """
+    secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
+    app = AsyncApp(
+        client=client,
+        signing_secret=secret,
+        process_before_response=False,
+        logger=logging.getLogger("bot.bolt"),
+    )
+    app.use(_refuse_other_teams(settings))
+    app.use(_ignore_bots)
+    app.use(_answer_events_once(store))
+    app.use(_provide(settings, wiki))
+    register_listeners(app, settings)
+    app.error(handle_error)
+    return app
+
+
+def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltResponse | None]]:
+    async def refuse_other_teams(context: AsyncBoltContext, body: dict, next: Next) -> BoltResponse | None:
+        if settings.slack_team_id is None or context.team_id == settings.slack_team_id:
+            await next()
+            return None
+        log.warning(
+            "refused a %s from workspace %s (configured: %s)",
+            _kind(body),
+            context.team_id,
+            settings.slack_team_id,
+        )
+        if body.get("command"):
+            return BoltResponse(status=200, body=OTHER_TEAM_TEXT)
+        return BoltResponse(status=200, body="")
+
+    return refuse_other_teams
+
+
+def is_from_bot(event: dict, bot_user_id: str | None) -> bool:
+    """A bot wrote it (any bot, this app included), or it is our own user's message."""
+    message = event.get("message") if isinstance(event.get("message"), dict) else {}
+    return bool(
+        event.get("bot_id")
+        or event.get("bot_profile")
+        or event.get("subtype") == "bot_message"
+        or message.get("bot_id")
+        or (bot_user_id is not None and event.get("user") == bot_user_id)
+    )
+
+
+async def _ignore_bots(context: AsyncBoltContext, body: dict, next: Next) -> BoltResponse | None:
+    event = body.get("event")
+    if (
+        body.get("type") == "event_callback"
+        and isinstance(event, dict)
+        and is_from_bot(event, context.bot_user_id)
+    ):
+        log.debug("ignored a %s event from a bot", event.get("type"))
+        return BoltResponse(status=200, body="")
+    await next()
+    return None
+
+
+def _answer_events_once(store: StateStore) -> Callable[..., Awaitable[BoltResponse | None]]:
+    async def answer_events_once(body: dict, next: Next) -> BoltResponse | None:
+        event_id = body.get("event_id") if body.get("type") == "event_callback" else None
+        if event_id and not await asyncio.to_thread(store.claim_event, event_id, EVENT_TTL_S):
+            log.info("event %s was already answered; ignoring Slack's retry", event_id)
+            return BoltResponse(status=200, body="")
+        await next()
+        return None
+
+    return answer_events_once
+
+
+def _provide(settings: Settings, wiki: Wiki) -> Callable[..., Awaitable[None]]:
+    async def provide(context: AsyncBoltContext, next: Next) -> None:
+        context["wiki"] = wiki
+        context["settings"] = settings
+        await next()
+
+    return provide
+
+
+async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) -> None:
+    """Log what failed for whom, then apologise to the user where they asked."""
+    event = body.get("event") if isinstance(body.get("event"), dict) else {}
+    channel = event.get("channel") or body.get("channel_id") or (body.get("channel") or {}).get("id")
+    log.error(
+        "failed to answer a %s (team %s, user %s, channel %s): %s",
+        _kind(body),
+        context.team_id,
+        context.user_id,
+        channel,
+        error,
+        exc_info=error,
+    )
+    try:
+        await _apologise(context, event, channel)
+    except Exception as apology_error:  # the user cannot be told; the log above is what is left
+        log.error("could not tell the user about the failure: %s", apology_error)
+
+
+async def _apologise(context: AsyncBoltContext, event: dict[str, Any], channel: str | None) -> None:
+    if context.respond is not None and context.respond.response_url:
+        await respond_privately(context.respond, FAILURE)
+        return
+    user = event.get("user")
+    if not channel or event.get("type") not in ("app_mention", "message"):
+        return
+    thread_ts = event.get("thread_ts") or event.get("ts")
+    if channel.startswith("D"):
+        await context.client.chat_postMessage(channel=channel, text=FAILURE.text, blocks=list(FAILURE.blocks))
+    elif user:
+        await context.client.chat_postEphemeral(
+            channel=channel, user=user, thread_ts=thread_ts, text=FAILURE.text, blocks=list(FAILURE.blocks)
+        )
+
+
+def _kind(body: dict) -> str:
+    if body.get("command"):
+        return f"command {body['command']}"
+    if body.get("type") == "event_callback":
+        return f"event {(body.get('event') or {}).get('type')}"
+    if body.get("type") == "block_actions":
+        action_ids = ",".join(action.get("action_id", "?") for action in body.get("actions") or [])
+        return f"action {action_ids}"
+    return f"request {body.get('type')}"

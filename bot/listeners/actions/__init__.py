@@ -1,0 +1,16 @@
+"""Buttons and selects: open a page's card in place (related pages, hits, candidates), share."""
+
+from __future__ import annotations
+
+from slack_bolt.app.async_app import AsyncApp
+
+from bot.blocks.buttons import CHOOSE_CANDIDATE_ACTION, OPEN_PAGE_ACTION, OPEN_PAGE_SELECT, SHARE
+from bot.listeners.actions.open_page import handle_open_page
+from bot.listeners.actions.share import handle_share
+
+
+def register(app: AsyncApp) -> None:
+    app.action(OPEN_PAGE_ACTION)(handle_open_page)
+    app.action(OPEN_PAGE_SELECT)(handle_open_page)
+    app.action(CHOOSE_CANDIDATE_ACTION)(handle_open_page)
+    app.action(SHARE)(handle_share)

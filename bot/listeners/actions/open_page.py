@@ -1,0 +1,43 @@
+"""Open a page's card: a related page, a search hit, or the candidate the user chose.
+
+In a private answer the card replaces the message in place. Clicked in a public message (a
+thread answer, an unfurl), the card is shown to the clicking user only, so nobody else's view
+changes under them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.respond.async_respond import AsyncRespond
+
+from bot.blocks.buttons import HASHED_PREFIX, hashed_page_value
+from bot.delivery import respond_privately
+from bot.replies import Reply, card_reply
+from config.settings import Settings
+from index.wiki import IndexNotReady, Wiki
+
+
+async def handle_open_page(
+    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki, settings: Settings
+) -> None:
+    await ack()
+    value = action.get("value") or (action.get("selected_option") or {}).get("value") or ""
+    reply = await asyncio.to_thread(card_for_value, value, wiki, settings)
+    in_place = bool((body.get("container") or {}).get("is_ephemeral"))
+    await respond_privately(respond, reply, replace=in_place)
+
+
+def card_for_value(value: str, wiki: Wiki, settings: Settings) -> Reply:
+    return card_reply(page_path(value, wiki), wiki, settings)
+
+
+def page_path(value: str, wiki: Wiki) -> str:
+    """The page a button value names: its path, or for a path too long for a select, its digest."""
+    if not value.startswith(HASHED_PREFIX):
+        return value
+    try:
+        return next((page.path for page in wiki.pages() if hashed_page_value(page.path) == value), value)
+    except IndexNotReady:
+        return value

@@ -1,0 +1,34 @@
+"""Share to channel: post a private answer for everyone, then remove the private copy."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_bolt.context.respond.async_respond import AsyncRespond
+
+from bot.blocks.elements import context
+from bot.delivery import delete_original, respond_publicly
+from bot.replies import Reply, shared_reply
+from config.settings import Settings
+from index.wiki import Wiki
+
+USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
+
+
+async def handle_share(
+    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki, settings: Settings
+) -> None:
+    await ack()
+    reply = await asyncio.to_thread(shared_reply, action.get("value") or "", wiki, settings)
+    await respond_publicly(respond, with_sharer(reply, (body.get("user") or {}).get("id")))
+    if (body.get("container") or {}).get("is_ephemeral"):
+        await delete_original(respond)
+
+
+def with_sharer(reply: Reply, user_id: str | None) -> Reply:
+    """Say who shared the answer (the one deliberate mention we build, from Slack's own user id)."""
+    if not user_id or not USER_ID.match(user_id):
+        return reply
+    return Reply(reply.text, (*reply.blocks, context(f"Shared by <@{user_id}>")))

@@ -1,0 +1,30 @@
+"""The Home tab: published each time a user opens it, with the recent sources and the usage."""
+
+from __future__ import annotations
+
+import asyncio
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.home import home_view
+from config.settings import Settings
+from index.model import DigestItem
+from index.wiki import IndexNotReady, Wiki
+
+RECENT_SOURCES = 10
+
+
+async def handle_app_home_opened(event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings) -> None:
+    if event.get("tab") != "home":
+        return
+    recent = await asyncio.to_thread(recent_sources, wiki)
+    state = await asyncio.to_thread(wiki.state)
+    view = home_view(recent, state, settings.entity_command, settings.wiki_command)
+    await client.views_publish(user_id=event["user"], view=view)
+
+
+def recent_sources(wiki: Wiki) -> tuple[DigestItem, ...]:
+    try:
+        return wiki.recent_sources(RECENT_SOURCES)
+    except IndexNotReady:
+        return ()

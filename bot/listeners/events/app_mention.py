@@ -1,0 +1,40 @@
+"""``@sakuin question``: the answer goes to the thread (or the channel, with ``REPLY_IN_THREAD=false``)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.notices import refused_blocks
+from bot.delivery import post_reply
+from bot.mrkdwn import strip_mention, unescape
+from bot.replies import reply_for_text
+from config.settings import Settings
+from index.wiki import Wiki
+
+log = logging.getLogger(__name__)
+
+
+async def handle_app_mention(
+    event: dict, context: AsyncBoltContext, client: AsyncWebClient, wiki: Wiki, settings: Settings
+) -> None:
+    channel = event["channel"]
+    if channel.startswith("D"):
+        return  # a mention inside a DM also arrives as message.im, which answers it
+    if settings.allowed_channels and channel not in settings.allowed_channels:
+        log.info("mention in %s ignored: not in ALLOWED_CHANNELS", channel)
+        await client.chat_postEphemeral(
+            channel=channel,
+            user=event["user"],
+            text="Sorry, I do not answer in this channel.",
+            blocks=refused_blocks(),
+            thread_ts=event.get("thread_ts"),
+        )
+        return
+    text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
+    reply = await asyncio.to_thread(reply_for_text, text, wiki, settings, private=False)
+    thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
+    await post_reply(client, channel, reply, thread_ts=thread_ts)

@@ -1,0 +1,48 @@
+"""Links to wiki pages posted in Slack unfurl into a short card (only when ``WIKI_BASE_URL`` is set)."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import unquote, urlsplit
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.card import unfurl_blocks
+from config.settings import Settings
+from index.wiki import IndexNotReady, Wiki
+
+
+async def handle_link_shared(event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings) -> None:
+    if not settings.wiki_base_url:
+        return
+    urls = [link["url"] for link in event.get("links") or [] if link.get("url")]
+    unfurls = await asyncio.to_thread(unfurls_for, urls, wiki)
+    if not unfurls:
+        return
+    if event.get("channel") and event.get("message_ts"):
+        await client.chat_unfurl(channel=event["channel"], ts=event["message_ts"], unfurls=unfurls)
+    else:
+        await client.chat_unfurl(
+            source=event.get("source"), unfurl_id=event.get("unfurl_id"), unfurls=unfurls
+        )
+
+
+def unfurls_for(urls: list[str], wiki: Wiki) -> dict[str, dict]:
+    """The unfurl of each URL that is one of the wiki's pages; other URLs are left alone."""
+    try:
+        by_url = {url_key(url): page.path for page in wiki.pages() if (url := wiki.ref(page.path).url)}
+    except IndexNotReady:
+        return {}
+    unfurls: dict[str, dict] = {}
+    for url in urls:
+        path = by_url.get(url_key(url))
+        card = wiki.card(path) if path else None
+        if card is not None:
+            unfurls[url] = {"blocks": unfurl_blocks(card)}
+    return unfurls
+
+
+def url_key(url: str) -> str:
+    """Compare page URLs without scheme, query, fragment, trailing slash or percent-encoding."""
+    parts = urlsplit(url)
+    return f"{parts.netloc.lower()}{unquote(parts.path).rstrip('/')}"

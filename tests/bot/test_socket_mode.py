@@ -1,0 +1,136 @@
+"""Socket Mode against the fake Slack's local WebSocket server: envelopes, acks, answers, reconnection."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.app import create_app
+from bot.slack_client import build_client
+from bot.socket_mode import SocketModeConnection
+from bot.state import StateStore
+from tests.bot.block_kit import assert_valid_blocks, message_text
+from tests.bot.conftest import APP_TOKEN, bot_settings
+from tests.bot.fake_slack import APP_ID, BOT_USER_ID, CHANNEL_ID, TEAM_ID, USER_ID, FakeSlack
+
+
+@pytest.fixture
+async def connection(tmp_path, fake_slack: FakeSlack, linked_wiki) -> AsyncIterator[SocketModeConnection]:
+    settings = bot_settings(tmp_path, fake_slack, slack_signing_secret=None)
+    with StateStore(settings.state_db) as store:
+        app = create_app(settings, linked_wiki, store, build_client(settings))
+        connection = SocketModeConnection(app, APP_TOKEN, check_interval=0.1)
+        task = asyncio.create_task(connection.run())
+        try:
+            await fake_slack.wait_for_sockets(1)
+            yield connection
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+def command_payload(text: str, response_url: str) -> dict:
+    return {
+        "token": "legacy",
+        "team_id": TEAM_ID,
+        "team_domain": "fake",
+        "channel_id": CHANNEL_ID,
+        "channel_name": "general",
+        "user_id": USER_ID,
+        "user_name": "alice",
+        "command": "/entity",
+        "text": text,
+        "api_app_id": APP_ID,
+        "response_url": response_url,
+        "trigger_id": "1.2.3",
+    }
+
+
+def event_payload(event: dict, event_id: str) -> dict:
+    return {
+        "token": "legacy",
+        "team_id": TEAM_ID,
+        "api_app_id": APP_ID,
+        "event": event,
+        "type": "event_callback",
+        "event_id": event_id,
+        "event_time": 1700000000,
+        "authorizations": [{"team_id": TEAM_ID, "user_id": BOT_USER_ID, "is_bot": True}],
+    }
+
+
+def mention(text: str, ts: str) -> dict:
+    return {
+        "type": "app_mention",
+        "user": USER_ID,
+        "text": f"<@{BOT_USER_ID}> {text}",
+        "ts": ts,
+        "channel": CHANNEL_ID,
+        "event_ts": ts,
+    }
+
+
+async def test_connects_with_the_app_token_from_apps_connections_open(connection, fake_slack):
+    (opened,) = fake_slack.calls_to("apps.connections.open")
+    assert opened.token == APP_TOKEN
+    assert await connection.handler.client.is_connected()
+
+
+async def test_slash_command_is_acked_and_answered(connection, fake_slack):
+    envelope = await fake_slack.push(
+        "slash_commands", command_payload("ByteDance", fake_slack.response_url("sm"))
+    )
+    ack = await fake_slack.wait_for_ack(envelope)
+    assert ack == {"envelope_id": envelope}
+    (post,) = await fake_slack.wait_for_responses("sm")
+    assert_valid_blocks(post.body["blocks"])
+    assert post.body["blocks"][0]["text"]["text"] == "ByteDance"
+    assert "MegaScale" in message_text(post.body["blocks"]) and "Minder" in message_text(post.body["blocks"])
+
+
+async def test_mention_is_answered_in_thread_once_even_when_retried(connection, fake_slack):
+    payload = event_payload(mention("Minder を開発したのはどこ?", "1700000100.000100"), "Ev0SOCKET")
+    first = await fake_slack.push("events_api", payload)
+    await fake_slack.wait_for_ack(first)
+    retry = await fake_slack.push("events_api", payload, retry_attempt=1)
+    await fake_slack.wait_for_ack(retry)
+    (call,) = await fake_slack.wait_for_calls("chat.postMessage")
+    await asyncio.sleep(0.5)
+    assert len(fake_slack.calls_to("chat.postMessage")) == 1
+    assert call.args["thread_ts"] == "1700000100.000100"
+    assert call.args["blocks"][0]["text"]["text"] == "Minder"
+
+
+async def test_health_check_replaces_a_dead_client(connection, fake_slack):
+    dead = connection.handler
+    await dead.client.close()  # a client that will never reconnect by itself
+    await fake_slack.wait_for_sockets(2)
+    await _wait_until(lambda: connection.handler is not dead and connection.reconnects == 1)
+    assert len(fake_slack.calls_to("apps.connections.open")) == 2
+    envelope = await fake_slack.push(
+        "slash_commands", command_payload("MegaScale", fake_slack.response_url("again"))
+    )
+    await fake_slack.wait_for_ack(envelope)
+    (post,) = await fake_slack.wait_for_responses("again")
+    assert post.body["blocks"][0]["text"]["text"] == "MegaScale"
+
+
+async def test_a_short_outage_is_left_to_the_sdk(connection, fake_slack):
+    await fake_slack.close_sockets()  # Slack drops the connection; the SDK reconnects on its own
+    await fake_slack.wait_for_sockets(2)
+    envelope = await fake_slack.push(
+        "slash_commands", command_payload("Minder", fake_slack.response_url("sdk"))
+    )
+    await fake_slack.wait_for_ack(envelope)
+    assert connection.reconnects == 0
+
+
+async def _wait_until(condition, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
