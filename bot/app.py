@@ -68,7 +68,7 @@ def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltRespo
             await next()
             return None
         log.warning(
-            "refused a %s from workspace %s (configured: %s)",
+            "refused %s from workspace %s (configured: %s)",
             _kind(body),
             context.team_id,
             settings.slack_team_id,
@@ -131,7 +131,7 @@ async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) 
     event = body.get("event") if isinstance(body.get("event"), dict) else {}
     channel = event.get("channel") or body.get("channel_id") or (body.get("channel") or {}).get("id")
     log.error(
-        "failed to answer a %s (team %s, user %s, channel %s): %s",
+        "listener failed on %s (team %s, user %s, channel %s): %s",
         _kind(body),
         context.team_id,
         context.user_id,

@@ -19,7 +19,8 @@ What it does:
   ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
   answer); each applies to the next ``times`` calls of that method;
 - serves response URLs: ``slack.response_url("name")`` is a URL whose posts are recorded in
-  ``slack.responses`` (`ResponsePost`: name, body);
+  ``slack.responses`` (`ResponsePost`: name, body); ``fail``/``drop`` with ``"response:<name>"``
+  make its next posts fail the same ways;
 - serves Socket Mode: clients get ``slack.socket_url`` from ``apps.connections.open``;
   ``await slack.push(kind, payload)`` sends an envelope to the newest connection and returns its
   envelope id; acknowledgements land in ``slack.socket_acks``; ``await slack.close_sockets()`` drops
@@ -267,9 +268,17 @@ class FakeSlack:
             return {"ok": True, "view": {"id": "V0HOME", **(args.get("view") or {})}}
         return {"ok": True}
 
-    async def _response(self, request: web.Request) -> web.Response:
+    async def _response(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        fault = self._next_fault(f"response:{name}")
+        if fault is not None and fault.status == 0:
+            assert request.transport is not None
+            request.transport.abort()
+            raise asyncio.CancelledError
+        if fault is not None:
+            return web.Response(status=fault.status, text="failed")
         body = await request.json()
-        self.responses.append(ResponsePost(request.match_info["name"], body, time.monotonic()))
+        self.responses.append(ResponsePost(name, body, time.monotonic()))
         return web.Response(text="ok")
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:

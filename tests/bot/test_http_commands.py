@@ -173,8 +173,8 @@ async def test_response_url_failure_is_logged_with_context(tmp_path, fake_slack,
         dead_url = "http://127.0.0.1:9/nowhere"  # nothing listens on the discard port
         sent = await bot.sender.command("/entity", "ByteDance", response_url=dead_url)
         assert sent.status == 200
-        await wait_for_log(caplog, "failed to answer a command /entity")
-    record = next(r for r in caplog.records if "failed to answer" in r.getMessage())
+        await wait_for_log(caplog, "listener failed on command /entity")
+    record = next(r for r in caplog.records if "listener failed" in r.getMessage())
     assert "team T0FAKE" in record.getMessage() and f"user {USER_ID}" in record.getMessage()
 
 
@@ -205,3 +205,13 @@ async def test_wiki_digest_with_a_bad_date_is_a_polite_answer(bot, day):
     body = await command(bot, f"digest {day}", command="/wiki")
     text = message_text(body["blocks"])
     assert "is not a date" in text and "<!channel>" not in text
+
+
+async def test_a_failing_command_tells_the_user_politely(bot, caplog):
+    bot.slack.drop("response:r1", times=2)  # the answer and the SDK's own retry of it are both cut off
+    sent = await bot.sender.command("/entity", "ByteDance", response_url=bot.slack.response_url("r1"))
+    assert sent.status == 200
+    (apology,) = await bot.slack.wait_for_responses("r1")
+    assert apology.body["response_type"] == "ephemeral"
+    assert "Sorry, something went wrong" in message_text(apology.body["blocks"])
+    assert "listener failed on command /entity (team T0FAKE, user U0ALICE, channel C0GENERAL)" in caplog.text

@@ -158,7 +158,7 @@ async def test_a_failing_listener_apologises_and_logs_with_context(bot, caplog):
     await bot.sender.event(mention("MegaScale とは"))
     (apology,) = await bot.slack.wait_for_calls("chat.postEphemeral")
     assert apology.args["user"] == USER_ID and "Sorry, something went wrong" in apology.args["text"]
-    assert "failed to answer a event app_mention (team T0FAKE, user U0ALICE" in caplog.text
+    assert "listener failed on event app_mention (team T0FAKE, user U0ALICE" in caplog.text
 
 
 async def test_home_tab_shows_recent_sources_and_usage(bot):
