@@ -6,7 +6,6 @@ from bot.blocks.buttons import candidate_buttons, open_pages_row, share_row
 from bot.blocks.card import ref_mrkdwn
 from bot.blocks.elements import (
     MAX_BLOCKS,
-    MAX_MESSAGE_TEXT,
     MAX_SECTION_TEXT,
     context,
     fit_blocks,
@@ -14,7 +13,7 @@ from bot.blocks.elements import (
     section,
 )
 from bot.blocks.search import echo, hit_blocks
-from bot.mrkdwn import escape, escape_clipped
+from bot.mrkdwn import escape
 from index.model import Candidate, PageRef, SearchResult, Unresolved
 
 MAX_NO_MATCH_HITS = 3
@@ -90,12 +89,3 @@ def no_match_blocks(
             context("Nothing in the wiki mentions it either. Try another spelling or `/wiki` search.")
         )
     return _with_share(blocks, share)
-
-
-def lookup_text(query: str, kind: str) -> str:
-    messages = {
-        "candidates": f"Several pages match {query}",
-        "unresolved": f"{query} has no page yet",
-        "no_match": f"No page is called {query}",
-    }
-    return escape_clipped(messages[kind], MAX_MESSAGE_TEXT)
