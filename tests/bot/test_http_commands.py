@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
 from bot.blocks.buttons import CHOOSE_CANDIDATE, OPEN_PAGE, OPEN_PAGE_SELECT, SHARE
@@ -179,9 +182,6 @@ async def test_response_url_failure_is_logged_with_context(tmp_path, fake_slack,
 
 
 async def wait_for_log(caplog, text: str, timeout: float = 10.0) -> None:
-    import asyncio
-    import time
-
     deadline = time.monotonic() + timeout
     while text not in caplog.text:
         assert time.monotonic() < deadline, f"no log line with {text!r}"

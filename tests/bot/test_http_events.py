@@ -12,7 +12,15 @@ import pytest
 
 from tests.bot.block_kit import assert_valid_blocks, assert_valid_view, message_text
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, running_bot
-from tests.bot.fake_slack import BOT_ID, BOT_USER_ID, CHANNEL_ID, DM_CHANNEL_ID, OTHER_TEAM_ID, USER_ID
+from tests.bot.fake_slack import (
+    BOT_ID,
+    BOT_USER_ID,
+    CHANNEL_ID,
+    DM_CHANNEL_ID,
+    OTHER_TEAM_ID,
+    USER_ID,
+    SlackSender,
+)
 
 QUIET_S = 0.5
 """How long to keep listening for a message that must not come."""
@@ -264,8 +272,6 @@ async def test_bad_and_stale_signatures_get_401(bot, timestamp_offset, signature
 
 
 async def test_a_request_signed_with_another_secret_gets_401(bot):
-    from tests.bot.fake_slack import SlackSender
-
     async with SlackSender(bot.sender.url, SIGNING_SECRET + "x") as forger:
         sent = await forger.command("/entity", "ByteDance", response_url=bot.slack.response_url("f"))
     assert sent.status == 401
