@@ -178,6 +178,7 @@ def lookup_json(result: Lookup) -> dict[str, object]:
         "match": match,
         "candidates": [brief(candidate) for candidate in result.candidates],
         "unresolved": unresolved,
+        "ambiguous": result.ambiguous,
     }
 
 

@@ -14,7 +14,17 @@ from config.settings import Settings
 EVENTS_PATH = "/slack/events"
 APP_NAME = "sakuin"
 BOT_EVENTS = ("app_mention", "message.im", "app_home_opened", "link_shared")
-BOT_SCOPES = ("commands", "chat:write", "app_mentions:read", "im:history", "links:read", "links:write")
+BOT_SCOPES = (
+    "commands",
+    "chat:write",
+    "app_mentions:read",
+    "im:history",
+    "links:read",
+    "links:write",
+    # The digest reads its channel's history to find a post whose answer was lost (exactly once).
+    "channels:history",
+    "groups:history",
+)
 
 
 def build_manifest(settings: Settings, url: str | None) -> dict:

@@ -19,8 +19,7 @@ from bot.blocks.notices import digest_elsewhere_blocks, gone_blocks, index_not_r
 from bot.blocks.search import search_blocks, search_text
 from bot.mrkdwn import escape_clipped, unescape
 from config.settings import Settings
-from index.model import Card, Lookup, SearchResult
-from index.names import normalize_name
+from index.model import Card, SearchResult
 from index.wiki import IndexNotReady, Wiki
 
 MAX_NAME_CHARS = 200
@@ -76,20 +75,12 @@ def entity_reply(name: str, wiki: Wiki, settings: Settings, *, private: bool = T
     if lookup.unresolved is not None:
         blocks = unresolved_blocks(name, lookup.unresolved, lookup.candidates, share=share)
         return Reply(escape_clipped(f"{lookup.unresolved.name} has no page yet", 300), tuple(blocks))
-    if is_ambiguous(lookup):
+    if lookup.ambiguous:
         blocks = candidates_blocks(name, lookup.candidates, share=share)
         return Reply(escape_clipped(f"Several pages match {name}", 300), tuple(blocks))
     result = wiki.search(name, limit=SEARCH_LIMIT)
     blocks = no_match_blocks(name, lookup.candidates, result, share=share)
     return Reply(escape_clipped(f"No page is called {name}", 300), tuple(blocks))
-
-
-def is_ambiguous(lookup: Lookup) -> bool:
-    """No single match, yet at least two pages are known by exactly the name asked for (an entity
-    and a concept with one title, two people with one alias). Near names are not ambiguity."""
-    asked = normalize_name(lookup.query)
-    exact = {c.path for c in lookup.candidates if c.matched_name and normalize_name(c.matched_name) == asked}
-    return lookup.match is None and len(exact) >= 2
 
 
 def wiki_reply(query: str, wiki: Wiki, settings: Settings, *, private: bool = True) -> Reply:

@@ -54,10 +54,11 @@ def _element_label(element: dict) -> str:
 
 
 def _plain(obj: dict | str) -> str:
+    """Text of a text object; the bot escapes plain_text too, so entities decode either way."""
     text = obj if isinstance(obj, str) else obj.get("text", "")
     if isinstance(obj, dict) and obj.get("type") == "mrkdwn":
         return _unmark(text)
-    return html.unescape(text) if isinstance(obj, dict) and obj.get("type") == "mrkdwn" else text
+    return html.unescape(text)
 
 
 def _mrkdwn(obj: dict) -> Text:

@@ -105,6 +105,8 @@ class Lookup:
     match: Candidate | None
     candidates: tuple[Candidate, ...]
     unresolved: Unresolved | None = None
+    ambiguous: bool = False
+    """No single match: several pages are known by this name (or this spelling) equally well."""
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,8 @@ class Resolution:
     candidates: tuple[NameHit, ...]
     unresolved: tuple[str, tuple[str, ...]] | None = None
     """(the name as linked, paths of the pages that mention it)."""
+    ambiguous: bool = False
+    """Several pages are known by the name equally well: the caller should let the user choose."""
 
 
 class NameTable:
@@ -133,7 +135,9 @@ class NameTable:
             return Resolution(None, ())
         exact = sorted(self._hits(key, None), key=lambda hit: hit.rank)
         if exact:
-            return Resolution(_clear_winner(exact), _unique(exact + self._suggestions(key, limit), limit))
+            winner = _clear_winner(exact)
+            candidates = _unique(exact + self._suggestions(key, limit), limit)
+            return Resolution(winner, candidates, ambiguous=winner is None)
         if key in self._unresolved:
             linked, paths = self._unresolved[key]
             return Resolution(
@@ -141,7 +145,9 @@ class NameTable:
             )
         typos = self._typos(key)
         if typos:
-            return Resolution(_clear_winner(typos), _unique(typos + self._suggestions(key, limit), limit))
+            winner = _clear_winner(typos)
+            candidates = _unique(typos + self._suggestions(key, limit), limit)
+            return Resolution(winner, candidates, ambiguous=winner is None)
         return Resolution(None, _unique(self._suggestions(key, limit), limit), self._unresolved_typo(key))
 
     def names_in(self, text: str) -> list[NamedPage]:

@@ -108,6 +108,7 @@ class Wiki:
             match=self._candidate(resolution.match) if resolution.match else None,
             candidates=tuple(self._candidate(hit) for hit in resolution.candidates),
             unresolved=unresolved,
+            ambiguous=resolution.ambiguous,
         )
 
     def search(self, query: str, limit: int = 5) -> SearchResult:

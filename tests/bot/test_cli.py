@@ -77,7 +77,7 @@ def test_seed_exports_answer_with_their_relation_groups(
 def test_lookup_json_shape(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "lookup", "--json", "bytedanse")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"query", "match", "candidates", "unresolved"}
+    assert code == 0 and set(data) == {"query", "match", "candidates", "unresolved", "ambiguous"}
     assert data["match"]["path"] == "wiki/entities/ByteDance.md"
     assert data["candidates"][0]["path"] == data["match"]["path"]
     assert set(data["candidates"][0]) == {"path", "title", "type", "score"}

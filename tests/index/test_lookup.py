@@ -61,7 +61,7 @@ def test_exact_name_never_answers_a_longer_one(tmp_path: Path) -> None:
     wiki = Wiki.open(root, tmp_path / "i")
     wiki.update()
     result = wiki.lookup("ByteDance")
-    assert result.match is None
+    assert result.match is None and not result.ambiguous
     assert [c.path for c in result.candidates] == ["wiki/entities/ByteDance Seed.md"]
 
 
@@ -96,7 +96,7 @@ def test_ambiguous_names_return_ranked_candidates(tmp_path: Path) -> None:
     wiki = Wiki.open(root, tmp_path / "i")
     wiki.update()
     result = wiki.lookup("Xuan Zhang")
-    assert result.match is None
+    assert result.match is None and result.ambiguous
     assert {c.path for c in result.candidates} == {
         "wiki/entities/Xuan Zhang (Ant Group).md",
         "wiki/entities/Xuan Zhang (NUS).md",
