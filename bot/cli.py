@@ -85,6 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             format="%(asctime)s %(levelname)s %(name)s: %(message)s",
             stream=sys.stderr,
         )
+        # The command line prints the index report (with every problem file) itself.
+        index_log = logging.getLogger("sakuin.index")
+        index_log.setLevel(max(index_log.getEffectiveLevel(), logging.ERROR))
         return COMMANDS[args.command](settings, args)
     except SettingsError as error:
         err.print(f"sakuin: {error}")
@@ -131,8 +134,8 @@ def update_with_progress(wiki: Wiki, *, rebuild: bool) -> IndexReport:
 def print_report(report: IndexReport, console: Console) -> None:
     verb = "built" if report.rebuilt else "updated"
     console.print(
-        f"index {verb}: {report.pages} pages ({report.added} added, {report.changed} changed, "
-        f"{report.removed} removed), {len(report.skipped)} skipped, {report.seconds:.2f} s"
+        f"index {verb}: {report.pages} pages in {report.seconds:.2f} s; files: {report.added} added, "
+        f"{report.changed} changed, {report.removed} removed, {len(report.skipped)} skipped"
     )
     if report.skipped or report.warnings:
         table = Table("file", "problem", title="files with problems", title_justify="left")

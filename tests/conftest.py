@@ -11,7 +11,8 @@ from config.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_VAULT = REPO / "examples" / "vault"
-SEEDS = REPO.parent / "shared" / "seeds"
+SEEDS = REPO / "tests" / "fixtures" / "seeds"
+"""The two real seed pages (flattened exports) exactly as the user handed them over."""
 _OUR_VARIABLES = tuple(name.upper() for name in Settings.model_fields)
 
 
