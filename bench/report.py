@@ -52,6 +52,7 @@ def machine_info() -> dict:
         "whoosh": _version("whoosh-reloaded"),
         "commit": _git("rev-parse", "--short", "HEAD"),
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "load_avg_1m_at_start": round(os.getloadavg()[0], 2),
     }
 
 
@@ -187,6 +188,8 @@ def markdown_block(results: dict) -> str:
         ]
         slowest = ", ".join(f"`{row['query']}` {row['ms']:.0f} ms" for row in run["slowest_searches"][:5])
         lines += ["", f"Slowest sakuin questions: {slowest}."]
+        if "load_avg_1m_after" in run:
+            lines += ["", f"Load average (1 min) when this size finished: {run['load_avg_1m_after']:.2f}."]
     lines += ["", END]
     return "\n".join(lines)
 

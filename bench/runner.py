@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -32,7 +33,7 @@ Log = Callable[[str], None]
 
 def measure_size(pages: int, work: Path, *, seed: int, cold_runs: int, edits: int, log: Log) -> dict:
     folder = work / str(pages)
-    log(f"{pages} pages: generating the vault")
+    log(f"{pages} pages: generating the vault (load average {os.getloadavg()[0]:.2f})")
     started = time.perf_counter()
     queries = generate(pages, folder, seed)
     generate_s = time.perf_counter() - started
@@ -60,6 +61,7 @@ def measure_size(pages: int, work: Path, *, seed: int, cold_runs: int, edits: in
     run["baseline"] = {BASELINE: figures[BASELINE]}
     run["ratios"] = {BASELINE: ratios(figures["sakuin"], figures[BASELINE])}
     run["targets"] = evaluate(run)
+    run["load_avg_1m_after"] = os.getloadavg()[0]
     return run
 
 
