@@ -16,7 +16,7 @@ from pathlib import Path
 from index.graph import Graph
 from index.model import Page, Skipped
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 CATALOG_FILE = "catalog.pickle"
 CURRENT_FILE = "CURRENT"
 
@@ -32,6 +32,20 @@ class Catalog:
     updated_at: str
     version: int = SCHEMA_VERSION
     log_text: str = field(default="")
+
+    def copy(self) -> Catalog:
+        """A copy whose tables can change without touching this one (pages are immutable)."""
+        return Catalog(
+            dict(self.pages),
+            dict(self.fingerprints),
+            dict(self.first_seen),
+            dict(self.skipped),
+            dict(self.warnings),
+            self.graph,
+            self.updated_at,
+            self.version,
+            self.log_text,
+        )
 
     @property
     def skipped_list(self) -> tuple[Skipped, ...]:

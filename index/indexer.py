@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from filelock import FileLock
 
 from index.catalog import (
     Catalog,
+    catalog_stamp,
     current_generation,
     load_catalog,
     new_generation,
@@ -42,6 +43,8 @@ class Opened:
     generation: Path
     catalog: Catalog
     store: SearchStore
+    stamp: int | None = None
+    """The catalog file's mtime when this state was read or written (detects other writers)."""
 
 
 def open_current(index_dir: Path) -> Opened | None:
@@ -58,7 +61,16 @@ def open_current(index_dir: Path) -> Opened | None:
     except Exception as error:  # whoosh raises many kinds on damaged files
         log.warning("index at %s is unreadable (%s); it will be rebuilt", generation, error)
         return None
-    return Opened(generation, catalog, store)
+    return Opened(generation, catalog, store, catalog_stamp(generation))
+
+
+def _reusable(current: Opened | None, index_dir: Path) -> Opened | None:
+    """The caller's state when no other process has written since it was read (saves a reload)."""
+    if current is None or current.generation != current_generation(index_dir):
+        return None
+    if current.stamp is None or catalog_stamp(current.generation) != current.stamp:
+        return None
+    return Opened(current.generation, current.catalog.copy(), current.store, current.stamp)
 
 
 def update_index(
@@ -67,13 +79,18 @@ def update_index(
     *,
     rebuild: bool = False,
     progress: Progress | None = None,
+    current: Opened | None = None,
     lock_timeout: float = -1,
 ) -> tuple[Opened, IndexReport]:
-    """Bring the index in line with the vault; returns the live state and what changed."""
+    """Bring the index in line with the vault; returns the live state and what changed.
+
+    ``current`` is the caller's live state: when nobody else wrote since, a copy of it is updated
+    instead of reading the catalog from disk again. Readers of ``current`` never see the change.
+    """
     index_dir.mkdir(parents=True, exist_ok=True)
     with FileLock(str(index_dir / LOCK_FILE), timeout=lock_timeout):
         started = time.perf_counter()
-        opened = None if rebuild else open_current(index_dir)
+        opened = None if rebuild else (_reusable(current, index_dir) or open_current(index_dir))
         fresh = opened is None
         if opened is None:
             generation = new_generation(index_dir)
@@ -86,7 +103,7 @@ def update_index(
         save_catalog(generation, catalog)
         if fresh:
             publish_generation(index_dir, generation)
-        return Opened(generation, catalog, store), report
+        return Opened(generation, catalog, store, catalog_stamp(generation)), report
 
 
 def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[int], None]) -> dict[str, Page]:
@@ -158,6 +175,8 @@ def _apply_changes(
                 if is_knowledge(page):
                     for chunk in chunk_page(page, catalog.graph.outlinks.get(page.path, ())):
                         batch.add(chunk)
+                # The text now lives in the store; the catalog keeps what answers need.
+                catalog.pages[page.path] = replace(page, sections=())
                 step(done)
         step(total)
     catalog.updated_at = datetime.now(UTC).isoformat(timespec="seconds")

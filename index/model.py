@@ -55,6 +55,7 @@ class Page:
     relations: tuple[Relation, ...] = ()
     links: tuple[Link, ...] = ()
     sections: tuple[Section, ...] = ()
+    """The text, for indexing; pages read back from the index carry none (the store holds it)."""
     blurb: str | None = None
     """For brief pages: the Slack-ready ``## 紹介文`` text."""
     companion_of: str | None = None

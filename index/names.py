@@ -9,11 +9,13 @@ linked but have no page are answers too ("no page yet").
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import DamerauLevenshtein
+from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
 
 from index.analysis import fold
 
@@ -104,6 +106,7 @@ class NameTable:
         self._entries: dict[str, list[tuple[NamedPage, str, str]]] = {}
         self._unresolved: dict[str, tuple[str, set[str]]] = {}
         self._mentions: dict[str, list[tuple[str, NamedPage]]] = {}
+        self._words: dict[str, set[str]] = {}
 
     def add(self, page: NamedPage, name: str, kind: str) -> None:
         key = normalize_name(name)
@@ -112,6 +115,10 @@ class NameTable:
         entries = self._entries.setdefault(key, [])
         if not any(existing.path == page.path and k == kind for existing, _, k in entries):
             entries.append((page, name, kind))
+        words = [word for word in _SEPARATORS.split(_LEGAL_JA.sub(" ", fold(name))) if len(word) >= 2]
+        if len(words) > 1:
+            for word in words:
+                self._words.setdefault(word, set()).add(key)
         folded = fold(name).strip()
         if len(folded) >= 2:
             self._mentions.setdefault(folded[:2], []).append((folded, page))
@@ -126,6 +133,7 @@ class NameTable:
         for key in [key for key in self._unresolved if key in self._entries]:
             del self._unresolved[key]
         self._keys = list(self._entries)
+        self._sorted_keys = sorted(self._keys)
         for bucket in self._mentions.values():
             bucket.sort(key=lambda item: -len(item[0]))
 
@@ -136,8 +144,8 @@ class NameTable:
         exact = sorted(self._hits(key, None), key=lambda hit: hit.rank)
         if exact:
             winner = _clear_winner(exact)
-            candidates = _unique(exact + self._suggestions(key, limit), limit)
-            return Resolution(winner, candidates, ambiguous=winner is None)
+            nearby = self._longer_names(key, limit) if winner else self._suggestions(key, limit)
+            return Resolution(winner, _unique(exact + nearby, limit), ambiguous=winner is None)
         if key in self._unresolved:
             linked, paths = self._unresolved[key]
             return Resolution(
@@ -174,21 +182,42 @@ class NameTable:
         ]
 
     def _typos(self, key: str) -> list[NameHit]:
+        """Names within the typo budget (a transposition counts as one edit).
+
+        Plain Levenshtein (bit-parallel, fast) preselects with twice the budget, since a
+        transposition costs it two edits; Damerau-Levenshtein then decides on the few left.
+        """
         budget = typo_budget(key)
         if not budget:
             return []
         close = process.extract(
-            key, self._keys, scorer=DamerauLevenshtein.distance, score_cutoff=budget, limit=20
+            key, self._keys, scorer=Levenshtein.distance, score_cutoff=2 * budget, limit=50
         )
         hits: list[NameHit] = []
-        for other, distance, _ in close:
-            if distance <= typo_budget(other):
+        for other, _, _ in close:
+            distance = DamerauLevenshtein.distance(key, other)
+            if distance <= min(budget, typo_budget(other)):
                 hits.extend(self._hits(other, round(90.0 * (1 - distance / max(len(key), len(other))), 1)))
         return sorted(hits, key=lambda hit: hit.rank)
 
-    def _suggestions(self, key: str, limit: int) -> list[NameHit]:
-        similar = process.extract(key, self._keys, scorer=fuzz.WRatio, score_cutoff=72, limit=limit)
+    def _longer_names(self, key: str, limit: int) -> list[NameHit]:
+        """Names that start with ``key`` (``ByteDance`` → ``ByteDance Seed``): a sorted-list range."""
+        start = bisect_left(self._sorted_keys, key)
         hits: list[NameHit] = []
+        for other in islice(self._sorted_keys, start, start + limit + 1):
+            if not other.startswith(key):
+                break
+            if other != key:
+                hits.extend(self._hits(other, round(fuzz.ratio(key, other) * 0.8, 1)))
+        return hits
+
+    def _suggestions(self, key: str, limit: int) -> list[NameHit]:
+        """The nearest names when nothing matches well: names that start with or contain the word
+        asked for (``Lin`` → ``Haibin Lin``), then similar spellings."""
+        similar = process.extract(key, self._keys, scorer=fuzz.ratio, score_cutoff=60, limit=limit)
+        hits = self._longer_names(key, limit)
+        for other in sorted(self._words.get(key, ()))[:limit]:
+            hits.extend(self._hits(other, round(fuzz.ratio(key, other) * 0.8, 1)))
         for other, score, _ in similar:
             if other != key:
                 hits.extend(self._hits(other, round(min(score, 89.0) * 0.8, 1)))

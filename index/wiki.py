@@ -214,6 +214,6 @@ class Wiki:
     def _swap(self, opened: Opened) -> None:
         previous = self._opened
         self._opened = opened
-        self._stamp = (opened.generation, catalog_stamp(opened.generation))
+        self._stamp = (opened.generation, opened.stamp)
         if previous is not None and previous.store is not opened.store:
             previous.store.close()
