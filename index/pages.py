@@ -303,13 +303,27 @@ def link_label(target: str, display: str | None) -> str:
     return source.group(3) if source else name
 
 
+def prose_label(target: str, display: str | None) -> str:
+    """How a link reads inside prose. A cited source reads as its short name (``MegaScale``) or
+    venue and year (``SOSP 2025``): its full title in every citing page would make those pages
+    answer questions about the paper instead of the paper's own page."""
+    if display:
+        return display
+    name = target.rsplit("/", 1)[-1]
+    source = SOURCE_NAME.match(name)
+    if not source:
+        return name
+    title = source.group(3)
+    return title.split(" - ", 1)[0] if " - " in title else f"{source.group(2)} {source.group(1)}"
+
+
 def plain_text(markdown: str) -> str:
     """Markdown to readable text: links become their labels, embeds and emphasis go."""
 
     def label(match: re.Match[str]) -> str:
         if match.group().startswith("!"):
             return ""
-        return link_label(match.group(1).strip(), (match.group(2) or "").strip() or None)
+        return prose_label(match.group(1).strip(), (match.group(2) or "").strip() or None)
 
     text = _LINK_TEXT.sub(label, markdown.replace("\\|", "|"))
     text = _QUOTE.sub("", _CALLOUT_MARK.sub("", text))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from index.analysis import is_function_bigram, tokenize
 from index.model import Candidate, Hit, Page, SearchResult
@@ -21,6 +21,12 @@ from index.store import ChunkMatch, QueryPlan, SearchStore
 MAX_QUERY_CHARS = 500
 MAX_TERMS = 48
 MAX_PHRASES = 6
+COMMON_SHARE = 0.05
+"""A term in more than this share of passages is left to phrases: it costs the most (whoosh walks
+its whole posting list) and tells the least (measured in docs/benchmarks.md)."""
+KEEP_RAREST = 2
+MIN_COMMON_CHUNKS = 200
+"""Below this many passages a term is never too common to search for: small wikis lose no recall."""
 SNIPPET_CHARS = 220
 STOPWORDS = frozenset(
     [
@@ -135,6 +141,18 @@ def plan_question(text: str, names: NameTable) -> Question:
     return Question(text, plan, named)
 
 
+def without_common_terms(plan: QueryPlan, store: SearchStore) -> QueryPlan:
+    """Drop single terms found in most passages, keeping the rarest few whatever their spread."""
+    total, frequencies = store.document_frequencies(plan.terms)
+    if not total:
+        return plan
+    by_rarity = sorted(plan.terms, key=lambda term: frequencies.get(term, 0))
+    kept = set(by_rarity[:KEEP_RAREST])
+    limit = max(COMMON_SHARE * total, MIN_COMMON_CHUNKS)
+    kept.update(term for term in plan.terms if frequencies.get(term, 0) <= limit)
+    return replace(plan, terms=tuple(term for term in plan.terms if term in kept))
+
+
 def search_pages(
     store: SearchStore,
     pages: dict[str, Page],
@@ -146,7 +164,7 @@ def search_pages(
     question = plan_question(text, names)
     if not question.plan.terms and not question.named:
         return SearchResult(text, ())
-    matches = store.search(question.plan, limit=max(40, limit * 8))
+    matches = store.search(without_common_terms(question.plan, store), limit=max(40, limit * 8))
     by_page: dict[str, list[ChunkMatch]] = {}
     for match in matches:
         if match.path in pages:

@@ -135,15 +135,6 @@ class SearchStore:
         with self._index.searcher() as searcher:
             searcher.doc_count()
 
-    def close(self) -> None:
-        searcher = getattr(self._local, "searcher", None)
-        if searcher is not None:
-            searcher.close()
-            self._local.searcher = None
-        if self._index is not None:
-            self._index.close()
-            self._index = None
-
     @contextmanager
     def writing(self) -> Iterator[StoreBatch]:
         """A batch of deletions and additions, committed (and merged) on success only."""
@@ -216,6 +207,6 @@ def _build_query(plan: QueryPlan) -> Query | None:
     for run in plan.phrases:
         if len(run) > 1:
             parts.append(Phrase("body", list(run), boost=float(len(run))))
-    parts.extend(Term("links", path, boost=3.0) for path in plan.linked_paths)
+    parts.extend(Term("links", path, boost=1.0) for path in plan.linked_paths)
     parts.extend(Term("path", path, boost=2.0) for path in plan.pages)
     return Or(parts) if parts else None

@@ -212,8 +212,7 @@ class Wiki:
                 self._swap(opened)
 
     def _swap(self, opened: Opened) -> None:
-        previous = self._opened
+        """Publish a new state. The previous one is not closed here: a reader in another thread
+        may be searching it right now; its files are released when the last reference goes."""
         self._opened = opened
         self._stamp = (opened.generation, opened.stamp)
-        if previous is not None and previous.store is not opened.store:
-            previous.store.close()
