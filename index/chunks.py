@@ -8,19 +8,13 @@ from index.model import Page
 from index.store import Chunk
 
 MAX_CHUNK_CHARS = 700
-LINK_LIST_SECTIONS = frozenset({"関連", "関連ソース", "出典"})
-"""Lists of links: other pages' names, not this page's knowledge. The card shows them; indexed as
-prose they made hub pages outrank the pages they point to (measured in docs/benchmarks.md)."""
 _BREAKS = re.compile(r"(?<=\n)|(?<=[。！？])|(?<=[.!?]\s)")
 
 
 def chunk_page(page: Page, linked_paths: tuple[str, ...]) -> list[Chunk]:
     """One chunk per section, long sections cut at line or sentence ends; names on the first."""
     pieces = [
-        (section.heading, piece)
-        for section in page.sections
-        if section.heading not in LINK_LIST_SECTIONS
-        for piece in split_passages(section.text)
+        (section.heading, piece) for section in page.sections for piece in split_passages(section.text)
     ] or [("", page.title)]
     names = " ".join((page.stem, *page.aliases)) if page.stem != page.title else " ".join(page.aliases)
     return [

@@ -104,7 +104,9 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         publish=str(meta.get("publish", True)).casefold() not in {"false", "no", "0"},
         relations=tuple(_relations(meta, all_sections)),
         links=tuple(_links(meta, body)),
-        sections=tuple(Section(s.heading, plain_text(s.text)) for s in all_sections if s.text.strip()),
+        sections=tuple(
+            Section(s.heading, plain_text(_prose_of(s))) for s in all_sections if _prose_of(s).strip()
+        ),
         blurb=_section_text(all_sections, "紹介文"),
         companion_of=_companion_of(path, meta) if page_type in {"ask", "brief"} else None,
     )
@@ -222,6 +224,19 @@ def _type_from_shape(sections: list[Section]) -> str:
     if RELATIONS_HEADING in headings or "関連ソース" in headings:
         return "entity"
     return "note"
+
+
+LINK_LIST_HEADINGS = frozenset({RELATIONS_HEADING, "関連ソース", "出典"})
+_LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
+
+
+def _prose_of(section: Section) -> str:
+    """The section's text without link-list items: in 関連/関連ソース/出典 those lines name other
+    pages; indexed as this page's prose they made hubs outrank the pages they point to (measured
+    in docs/benchmarks.md). Prose written there (a note appended at the end) stays."""
+    if section.heading not in LINK_LIST_HEADINGS:
+        return section.text
+    return "\n".join(line for line in section.text.split("\n") if not _LINK_ITEM.match(line))
 
 
 def _year_and_venue(
