@@ -46,10 +46,13 @@ def build_graph(pages: dict[str, Page]) -> Graph:
             names.add(named, source.group(3).split(" - ")[0], "display")
     backlinks: dict[str, set[str]] = {}
     outlinks: dict[str, tuple[str, ...]] = {}
+    resolved: dict[str, str | None] = {}  # the same names are linked from many pages
     for page in knowledge:
         targets: list[str] = []
         for link in page.links:
-            target = resolver.resolve(link.target)
+            if link.target not in resolved:
+                resolved[link.target] = resolver.resolve(link.target)
+            target = resolved[link.target]
             if target is None:
                 if not link.target.startswith("@") and "/" not in link.target:
                     names.add_unresolved(link.target, page.path)

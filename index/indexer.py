@@ -8,9 +8,11 @@ old-schema index is rebuilt into a new generation that replaces the old one atom
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -47,12 +49,27 @@ class Opened:
     """The catalog file's mtime when this state was read or written (detects other writers)."""
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector. Loading or rebuilding the catalog allocates
+    millions of objects and no cycles, and the collector would rescan all of them again and
+    again: a fifth of a one-page update at 10,000 pages (docs/benchmarks.md)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def open_current(index_dir: Path) -> Opened | None:
     """The live generation, or None when there is none or it cannot be read."""
     generation = current_generation(index_dir)
     if generation is None:
         return None
-    catalog = load_catalog(generation)
+    with collector_paused():
+        catalog = load_catalog(generation)
     if catalog is None:
         return None
     store = SearchStore(generation)
@@ -80,15 +97,19 @@ def update_index(
     rebuild: bool = False,
     progress: Progress | None = None,
     current: Opened | None = None,
+    on_commit: Callable[[Opened], None] | None = None,
     lock_timeout: float = -1,
 ) -> tuple[Opened, IndexReport]:
     """Bring the index in line with the vault; returns the live state and what changed.
 
     ``current`` is the caller's live state: when nobody else wrote since, a copy of it is updated
     instead of reading the catalog from disk again. Readers of ``current`` never see the change.
+    ``on_commit`` receives the new state as soon as the text index is committed, before the
+    catalog is written to disk: the caller can answer from it a second earlier. Should the
+    process die in between, the next update finds the same files changed and applies them again.
     """
     index_dir.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(index_dir / LOCK_FILE), timeout=lock_timeout):
+    with FileLock(str(index_dir / LOCK_FILE), timeout=lock_timeout), collector_paused():
         started = time.perf_counter()
         opened = None if rebuild else (_reusable(current, index_dir) or open_current(index_dir))
         fresh = opened is None
@@ -99,7 +120,11 @@ def update_index(
             catalog = _empty_catalog()
         else:
             generation, catalog, store = opened.generation, opened.catalog, opened.store
-        report = _apply_changes(wiki_dir, store, catalog, progress, started, fresh)
+        report, dirty = _apply_changes(wiki_dir, store, catalog, progress, started, fresh)
+        if not dirty:
+            return Opened(generation, catalog, store, catalog_stamp(generation)), report
+        if on_commit is not None and not fresh:
+            on_commit(Opened(generation, catalog, store, None))
         save_catalog(generation, catalog)
         if fresh:
             publish_generation(index_dir, generation)
@@ -145,7 +170,8 @@ def _apply_changes(
     progress: Progress | None,
     started: float,
     rebuilt: bool,
-) -> IndexReport:
+) -> tuple[IndexReport, bool]:
+    """Apply what changed; also say whether anything did (else nothing needs writing)."""
     files = list_pages(wiki_dir)
     present = {file.path for file in files}
     removed = [path for path in catalog.fingerprints if path not in present]
@@ -164,8 +190,11 @@ def _apply_changes(
     total = 2 * len(changed)
     step = (lambda done: progress(done, total)) if progress else (lambda done: None)
     parsed = _read_changed(changed, catalog, step)
-    catalog.graph = build_graph(catalog.pages)
-    catalog.log_text = read_log(wiki_dir)
+    log_text = read_log(wiki_dir)
+    dirty = bool(changed or removed or rebuilt or log_text != catalog.log_text)
+    catalog.log_text = log_text
+    if changed or removed or rebuilt:
+        catalog.graph = build_graph(catalog.pages)
     if changed or removed:
         with store.writing() as batch:
             if not rebuilt:
@@ -179,8 +208,9 @@ def _apply_changes(
                 catalog.pages[page.path] = replace(page, sections=())
                 step(done)
         step(total)
-    catalog.updated_at = datetime.now(UTC).isoformat(timespec="seconds")
-    return IndexReport(
+    if dirty:
+        catalog.updated_at = datetime.now(UTC).isoformat(timespec="seconds")
+    report = IndexReport(
         pages=len(catalog.pages),
         added=added,
         changed=len(changed) - added,
@@ -190,3 +220,4 @@ def _apply_changes(
         rebuilt=rebuilt,
         warnings=catalog.warning_list,
     )
+    return report, dirty

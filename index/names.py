@@ -45,11 +45,15 @@ _KIND_SCORE = {"title": 100.0, "stem": 100.0, "alias": 98.0, "display": 95.0}
 
 def normalize_name(name: str) -> str:
     """Fold case and width, drop legal suffixes (Inc., 株式会社 …), spacing and punctuation."""
-    folded = _LEGAL_JA.sub(" ", fold(name))
-    words = [word for word in _SEPARATORS.split(folded) if word]
+    return "".join(_name_words(fold(name)))
+
+
+def _name_words(folded: str) -> list[str]:
+    """The words of a folded name, without a trailing legal suffix."""
+    words = [word for word in _SEPARATORS.split(_LEGAL_JA.sub(" ", folded)) if word]
     while len(words) > 1 and words[-1] in _LEGAL_WORDS:
         words.pop()
-    return "".join(words)
+    return words
 
 
 def typo_budget(key: str) -> int:
@@ -107,19 +111,24 @@ class NameTable:
         self._unresolved: dict[str, tuple[str, set[str]]] = {}
         self._mentions: dict[str, list[tuple[str, NamedPage]]] = {}
         self._words: dict[str, set[str]] = {}
+        self._added: set[tuple[str, str, str]] = set()
 
     def add(self, page: NamedPage, name: str, kind: str) -> None:
-        key = normalize_name(name)
+        if (name, page.path, kind) in self._added:  # display names repeat once per linking page
+            return
+        self._added.add((name, page.path, kind))
+        folded = fold(name).strip()
+        words = _name_words(folded)
+        key = "".join(words)
         if not key:
             return
         entries = self._entries.setdefault(key, [])
         if not any(existing.path == page.path and k == kind for existing, _, k in entries):
             entries.append((page, name, kind))
-        words = [word for word in _SEPARATORS.split(_LEGAL_JA.sub(" ", fold(name))) if len(word) >= 2]
         if len(words) > 1:
             for word in words:
-                self._words.setdefault(word, set()).add(key)
-        folded = fold(name).strip()
+                if len(word) >= 2:
+                    self._words.setdefault(word, set()).add(key)
         if len(folded) >= 2:
             self._mentions.setdefault(folded[:2], []).append((folded, page))
 
@@ -132,6 +141,7 @@ class NameTable:
         """Drop unresolved names that turned out to have a page, and index keys for fuzzy search."""
         for key in [key for key in self._unresolved if key in self._entries]:
             del self._unresolved[key]
+        self._added.clear()
         self._keys = list(self._entries)
         self._sorted_keys = sorted(self._keys)
         for bucket in self._mentions.values():

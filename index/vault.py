@@ -53,10 +53,20 @@ def _harness_files(root: Path) -> list[VaultFile]:
         directory = root / "wiki" / folder
         if not directory.is_dir():
             continue
+        prefix = f"wiki/{folder}/"
         with os.scandir(directory) as entries:
             for entry in entries:
                 if entry.is_file() and _is_page_name(entry.name, (".md",)):
-                    found.append(_vault_file(root, Path(entry.path), FOLDER_TYPES[folder]))
+                    stat = entry.stat()
+                    found.append(
+                        VaultFile(
+                            unicodedata.normalize("NFC", prefix + entry.name),
+                            Path(entry.path),
+                            FOLDER_TYPES[folder],
+                            stat.st_mtime_ns,
+                            stat.st_size,
+                        )
+                    )
     return found
 
 

@@ -69,7 +69,12 @@ class Wiki:
             self._building = self._opened is None or rebuild
             try:
                 opened, report = update_index(
-                    self.wiki_dir, self.index_dir, rebuild=rebuild, progress=progress
+                    self.wiki_dir,
+                    self.index_dir,
+                    rebuild=rebuild,
+                    progress=progress,
+                    current=self._opened,
+                    on_commit=self._publish,
                 )
             except Exception as error:
                 self._last_error = f"{type(error).__name__}: {error}"
@@ -210,6 +215,10 @@ class Wiki:
             opened = open_current(self.index_dir)
             if opened is not None:
                 self._swap(opened)
+
+    def _publish(self, opened: Opened) -> None:
+        """Readers see a committed update before its catalog reaches the disk."""
+        self._opened = opened
 
     def _swap(self, opened: Opened) -> None:
         """Publish a new state. The previous one is not closed here: a reader in another thread
