@@ -35,7 +35,9 @@ class SakuinEngine:
         self._wiki = Wiki.open(vault, index)
 
     def build(self) -> None:
-        self._wiki.update(rebuild=True)
+        from bot.cli import build_workers
+
+        self._wiki.update(rebuild=True, workers=build_workers())  # as `sakuin index` builds
 
     def refresh(self, changed: Sequence[str]) -> None:
         """The facade finds changed files itself (fingerprints); ``changed`` is not needed."""

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -128,7 +129,12 @@ def update_with_progress(wiki: Wiki, *, rebuild: bool) -> IndexReport:
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        return wiki.update(rebuild=rebuild, progress=advance)
+        return wiki.update(rebuild=rebuild, progress=advance, workers=build_workers())
+
+
+def build_workers() -> int:
+    """Processes for a full build from the command line (single-threaded, so it may fork)."""
+    return min(os.cpu_count() or 1, 4)
 
 
 def print_report(report: IndexReport, console: Console) -> None:

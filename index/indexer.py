@@ -37,6 +37,8 @@ from index.vault import VaultFile, list_pages, read_log
 
 log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
+PARALLEL_FROM_PAGES = 1000
+"""Index in several processes only when this many pages are written at once (a full build)."""
 Progress = Callable[[int, int], None]
 
 
@@ -98,6 +100,7 @@ def update_index(
     progress: Progress | None = None,
     current: Opened | None = None,
     on_commit: Callable[[Opened], None] | None = None,
+    workers: int = 1,
     lock_timeout: float = -1,
 ) -> tuple[Opened, IndexReport]:
     """Bring the index in line with the vault; returns the live state and what changed.
@@ -107,6 +110,8 @@ def update_index(
     ``on_commit`` receives the new state as soon as the text index is committed, before the
     catalog is written to disk: the caller can answer from it a second earlier. Should the
     process die in between, the next update finds the same files changed and applies them again.
+    ``workers`` > 1 lets a large build index in that many processes (forked: pass it only from a
+    process that runs no other threads, such as the command line).
     """
     index_dir.mkdir(parents=True, exist_ok=True)
     with FileLock(str(index_dir / LOCK_FILE), timeout=lock_timeout), collector_paused():
@@ -120,7 +125,7 @@ def update_index(
             catalog = _empty_catalog()
         else:
             generation, catalog, store = opened.generation, opened.catalog, opened.store
-        report, dirty = _apply_changes(wiki_dir, store, catalog, progress, started, fresh)
+        report, dirty = _apply_changes(wiki_dir, store, catalog, progress, started, fresh, workers)
         if not dirty:
             return Opened(generation, catalog, store, catalog_stamp(generation)), report
         if on_commit is not None and not fresh:
@@ -170,6 +175,7 @@ def _apply_changes(
     progress: Progress | None,
     started: float,
     rebuilt: bool,
+    workers: int = 1,
 ) -> tuple[IndexReport, bool]:
     """Apply what changed; also say whether anything did (else nothing needs writing)."""
     files = list_pages(wiki_dir)
@@ -196,7 +202,7 @@ def _apply_changes(
     if changed or removed or rebuilt:
         catalog.graph = build_graph(catalog.pages)
     if changed or removed:
-        with store.writing() as batch:
+        with store.writing(workers=workers if len(parsed) >= PARALLEL_FROM_PAGES else 1) as batch:
             if not rebuilt:
                 for path in [*removed, *(file.path for file in changed)]:
                     batch.delete_page(path)

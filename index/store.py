@@ -136,11 +136,18 @@ class SearchStore:
             searcher.doc_count()
 
     @contextmanager
-    def writing(self) -> Iterator[StoreBatch]:
-        """A batch of deletions and additions, committed (and merged) on success only."""
+    def writing(self, *, workers: int = 1) -> Iterator[StoreBatch]:
+        """A batch of deletions and additions, committed (and merged) on success only.
+
+        ``workers`` > 1 indexes in that many processes, each writing its own segment (for full
+        builds; an incremental update is too small to gain from it).
+        """
         if self._index is None:
             raise RuntimeError("store is not open")
-        writer = self._index.writer(limitmb=128)
+        if workers > 1:
+            writer = self._index.writer(procs=workers, multisegment=True, limitmb=96)
+        else:
+            writer = self._index.writer(limitmb=128)
         try:
             yield StoreBatch(writer)
         except BaseException:

@@ -63,8 +63,14 @@ class Wiki:
 
     # -- writing --------------------------------------------------------------------------
 
-    def update(self, *, rebuild: bool = False, progress: Progress | None = None) -> IndexReport:
-        """Apply the vault's changes to the index (build it when missing or unusable)."""
+    def update(
+        self, *, rebuild: bool = False, progress: Progress | None = None, workers: int = 1
+    ) -> IndexReport:
+        """Apply the vault's changes to the index (build it when missing or unusable).
+
+        ``workers`` > 1 builds large indexes in that many processes; only for single-threaded
+        callers (the command line), since it forks.
+        """
         with self._write_lock:
             self._building = self._opened is None or rebuild
             try:
@@ -75,6 +81,7 @@ class Wiki:
                     progress=progress,
                     current=self._opened,
                     on_commit=self._publish,
+                    workers=workers,
                 )
             except Exception as error:
                 self._last_error = f"{type(error).__name__}: {error}"

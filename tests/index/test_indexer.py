@@ -158,3 +158,19 @@ def test_rebuild_replaces_the_generation(vault: Path, tmp_path: Path) -> None:
     after = current_generation(tmp_path / "index")
     assert before != after and not before.exists()
     assert wiki.lookup("ByteDance").match is not None
+
+
+def test_parallel_build_answers_like_a_single_process_build(
+    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import index.indexer
+
+    monkeypatch.setattr(index.indexer, "PARALLEL_FROM_PAGES", 1)
+    single = Wiki.open(vault, tmp_path / "single")
+    single.update(workers=1)
+    parallel = Wiki.open(vault, tmp_path / "parallel")
+    assert parallel.update(workers=2).pages == single.state().pages
+    for question in ("Minder を開発したのはどこ?", "障害マシン", "CCL ハング", "ByteDance"):
+        assert [h.path for h in parallel.search(question).hits] == [
+            h.path for h in single.search(question).hits
+        ]
