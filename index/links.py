@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import unicodedata
 from collections.abc import Iterable, Iterator
 
@@ -50,7 +51,9 @@ def find_links(text: str) -> Iterator[Link]:
             continue
         display = match.group(3)
         display = display.strip() if display and display.strip() else None
-        yield Link(target, display)
+        # Interned: the same few thousand names are linked from every page, and the catalog
+        # (in memory and pickled) then holds each once.
+        yield Link(sys.intern(target), sys.intern(display) if display else None)
 
 
 def find_links_in_values(values: Iterable[str]) -> Iterator[Link]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 ENTITY, SOURCE, CONCEPT = "entity", "source", "concept"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     """One wikilink as written: ``[[target#fragment|display]]`` with the fragment dropped."""
 
@@ -19,7 +19,7 @@ class Link:
     display: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Relation:
     """One typed line of a ``## 関連`` section (or an equivalent source of relations)."""
 
@@ -27,13 +27,13 @@ class Relation:
     links: tuple[Link, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Section:
     heading: str
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Page:
     """One knowledge (or companion) page as read from the vault."""
 
@@ -67,7 +67,7 @@ class Page:
         return name.rsplit(".", 1)[0] if "." in name else name
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PageRef:
     """A page as a link target: resolved (``path`` set) or a name that has no page yet."""
 
@@ -82,7 +82,7 @@ class PageRef:
         return self.path is not None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     path: str
     title: str
@@ -92,13 +92,13 @@ class Candidate:
     matched_name: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Unresolved:
     name: str
     mentioned_in: tuple[PageRef, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Lookup:
     """The answer to an entity lookup: a match, ranked candidates, or an unresolved name."""
 
@@ -110,7 +110,7 @@ class Lookup:
     """No single match: several pages are known by this name (or this spelling) equally well."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hit:
     path: str
     title: str
@@ -121,7 +121,7 @@ class Hit:
     url: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SearchResult:
     query: str
     hits: tuple[Hit, ...]
@@ -129,13 +129,13 @@ class SearchResult:
     """Pages whose names occur in the question (the question is 'about' them)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RelationGroup:
     label: str
     refs: tuple[PageRef, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
     """What the wiki knows about one page, ready for any edge to render."""
 
@@ -153,7 +153,7 @@ class Card:
     entity_type: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DigestItem:
     path: str
     title: str
@@ -166,19 +166,19 @@ class DigestItem:
     date: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Digest:
     date: str
     items: tuple[DigestItem, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Skipped:
     path: str
     reason: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IndexReport:
     pages: int
     added: int
@@ -191,7 +191,7 @@ class IndexReport:
     """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IndexState:
     status: str
     """``empty`` (no index yet), ``building``, ``ready`` or ``error``."""
