@@ -18,29 +18,29 @@ log = logging.getLogger(__name__)
 
 async def respond_privately(respond: AsyncRespond, reply: Reply, *, replace: bool = False) -> None:
     """An ephemeral answer (only the user sees it); ``replace`` swaps the message that was clicked."""
+    await _respond(respond, reply, "ephemeral", replace=replace)
+
+
+async def respond_publicly(respond: AsyncRespond, reply: Reply) -> None:
+    await _respond(respond, reply, "in_channel", replace=False)
+
+
+async def _respond(respond: AsyncRespond, reply: Reply, response_type: str, *, replace: bool) -> None:
     response = await respond(
         text=reply.text,
         blocks=list(reply.blocks),
-        response_type="ephemeral",
+        response_type=response_type,
         replace_original=replace,
         unfurl_links=False,
         unfurl_media=False,
     )
     if response.status_code != 200:
-        log.warning("response_url rejected a private answer: HTTP %s %s", response.status_code, response.body)
-
-
-async def respond_publicly(respond: AsyncRespond, reply: Reply) -> None:
-    response = await respond(
-        text=reply.text,
-        blocks=list(reply.blocks),
-        response_type="in_channel",
-        replace_original=False,
-        unfurl_links=False,
-        unfurl_media=False,
-    )
-    if response.status_code != 200:
-        log.warning("response_url rejected a shared answer: HTTP %s %s", response.status_code, response.body)
+        log.warning(
+            "response_url rejected an %s answer: HTTP %s %s",
+            response_type,
+            response.status_code,
+            response.body,
+        )
 
 
 async def delete_original(respond: AsyncRespond) -> None:
