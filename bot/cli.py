@@ -123,11 +123,12 @@ def fresh_wiki(settings: Settings) -> Wiki:
 
 def update_with_progress(wiki: Wiki, *, rebuild: bool) -> IndexReport:
     columns = (TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
+    # No refresh thread: a large build forks index workers, and forking beside a thread is unsafe.
+    with Progress(*columns, console=err, transient=True, auto_refresh=False) as progress:
         task = progress.add_task("index", total=None)
 
         def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+            progress.update(task, completed=done, total=total, refresh=True)
 
         return wiki.update(rebuild=rebuild, progress=advance, workers=build_workers())
 

@@ -78,16 +78,28 @@ async def keep_fresh(wiki: Wiki, wiki_dir: Path, index_dir: Path, scan_interval:
     await freshener.refresh()
     scanner = asyncio.create_task(_scan_periodically(freshener, scan_interval))
     try:
+        while True:
+            await _watch(freshener, wiki_dir, index_dir)
+            await asyncio.sleep(scan_interval)
+    finally:
+        scanner.cancel()
+
+
+async def _watch(freshener: Freshener, wiki_dir: Path, index_dir: Path) -> None:
+    """Follow file events until the watcher fails (watch limit, vault folder replaced …): the
+    failure is logged, the periodic scan goes on meanwhile, and the caller starts watching again."""
+    try:
         async for _ in awatch(
             wiki_dir,
             watch_filter=lambda change, path: is_page_change(change, path, index_dir),
             debounce=DEBOUNCE_MS,
             step=50,
             recursive=True,
+            ignore_permission_denied=True,
         ):
             await freshener.refresh()
-    finally:
-        scanner.cancel()
+    except Exception:
+        log.exception("watching %s failed; the periodic scan goes on and watching restarts", wiki_dir)
 
 
 async def _scan_periodically(freshener: Freshener, interval: float) -> None:

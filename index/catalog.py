@@ -74,10 +74,13 @@ def new_generation(index_dir: Path) -> Path:
 
 
 def publish_generation(index_dir: Path, generation: Path) -> None:
-    """Point CURRENT at ``generation`` atomically, then remove older generations."""
+    """Point CURRENT at ``generation`` atomically, then remove generations older than the one it
+    replaces. That one stays until the next rebuild: readers in other processes may still be
+    searching it until they notice the switch."""
+    previous = current_generation(index_dir)
     _write_atomically(index_dir / CURRENT_FILE, generation.name.encode())
     for old in index_dir.glob("gen-*"):
-        if old != generation and old.is_dir():
+        if old not in (generation, previous) and old.is_dir():
             shutil.rmtree(old, ignore_errors=True)
 
 
@@ -97,11 +100,16 @@ def save_catalog(generation: Path, catalog: Catalog) -> None:
     _write_atomically(generation / CATALOG_FILE, pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def catalog_stamp(generation: Path) -> int | None:
+Stamp = tuple[int, int, int]
+
+
+def catalog_stamp(generation: Path) -> Stamp | None:
+    """Identifies one written catalog: each save is a new file (inode), so coarse clocks do not matter."""
     try:
-        return (generation / CATALOG_FILE).stat().st_mtime_ns
+        stat = (generation / CATALOG_FILE).stat()
     except OSError:
         return None
+    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

@@ -41,7 +41,7 @@ def split_frontmatter(text: str) -> Split:
     body = text[closing.end() :].lstrip("\n")
     try:
         loaded = yaml.load(block, Loader=_LOADER) if block.strip() else {}
-    except yaml.YAMLError as error:
+    except (yaml.YAMLError, RecursionError) as error:  # RecursionError: a self-referencing anchor
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark else ""
         return Split(_read_lines(block), body, f"frontmatter is not valid YAML{where}; read line by line")

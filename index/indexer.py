@@ -21,6 +21,7 @@ from filelock import FileLock
 
 from index.catalog import (
     Catalog,
+    Stamp,
     catalog_stamp,
     current_generation,
     load_catalog,
@@ -47,7 +48,7 @@ class Opened:
     generation: Path
     catalog: Catalog
     store: SearchStore
-    stamp: int | None = None
+    stamp: Stamp | None = None
     """The catalog file's mtime when this state was read or written (detects other writers)."""
 
 
@@ -70,6 +71,7 @@ def open_current(index_dir: Path) -> Opened | None:
     generation = current_generation(index_dir)
     if generation is None:
         return None
+    stamp = catalog_stamp(generation)  # before reading: a save in between makes the next check reload
     with collector_paused():
         catalog = load_catalog(generation)
     if catalog is None:
@@ -80,7 +82,7 @@ def open_current(index_dir: Path) -> Opened | None:
     except Exception as error:  # whoosh raises many kinds on damaged files
         log.warning("index at %s is unreadable (%s); it will be rebuilt", generation, error)
         return None
-    return Opened(generation, catalog, store, catalog_stamp(generation))
+    return Opened(generation, catalog, store, stamp)
 
 
 def _reusable(current: Opened | None, index_dir: Path) -> Opened | None:
@@ -123,6 +125,7 @@ def update_index(
             store = SearchStore(generation)
             store.create()
             catalog = _empty_catalog()
+            catalog.first_seen.update(_first_seen_before(index_dir))
         else:
             generation, catalog, store = opened.generation, opened.catalog, opened.store
         report, dirty = _apply_changes(wiki_dir, store, catalog, progress, started, fresh, workers)
@@ -144,24 +147,52 @@ def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[in
         catalog.fingerprints[file.path] = file.fingerprint
         for table in (catalog.skipped, catalog.warnings, catalog.pages):
             table.pop(file.path, None)
-        try:
-            result = parse_page(file.path, file.absolute.read_bytes(), file.folder_type)
-        except OSError as error:
-            catalog.skipped[file.path] = f"unreadable: {error.strerror or error}"
-            log.warning("skipped %s: %s", file.path, catalog.skipped[file.path])
-            step(done)
-            continue
-        if result.page is None:
-            catalog.skipped[file.path] = "; ".join(result.problems)
-            log.warning("skipped %s: %s", file.path, catalog.skipped[file.path])
+        page, problems = _read_page(file)
+        if page is None:
+            catalog.skipped[file.path] = problems
+            log.warning("skipped %s: %s", file.path, problems)
         else:
-            parsed[file.path] = catalog.pages[file.path] = result.page
+            parsed[file.path] = catalog.pages[file.path] = page
             catalog.first_seen.setdefault(file.path, now)
-            if result.problems:
-                catalog.warnings[file.path] = "; ".join(result.problems)
-                log.warning("indexed %s with a problem: %s", file.path, catalog.warnings[file.path])
+            if problems:
+                catalog.warnings[file.path] = problems
+                log.warning("indexed %s with a problem: %s", file.path, problems)
         step(done)
     return parsed
+
+
+def _relinked(
+    files: list[VaultFile], catalog: Catalog, previous: dict[str, tuple[str, ...]], parsed: dict[str, Page]
+) -> dict[str, Page]:
+    """Unchanged pages whose links now resolve elsewhere (a page they link to was added, removed or
+    renamed): read again so the text index holds their current links, as a full build would."""
+    by_path = {file.path: file for file in files}
+    again: dict[str, Page] = {}
+    for path, links in catalog.graph.outlinks.items():
+        if path in parsed or previous.get(path) == links or path not in by_path:
+            continue
+        page, _ = _read_page(by_path[path])
+        if page is not None:
+            again[path] = page
+    return again
+
+
+def _read_page(file: VaultFile) -> tuple[Page | None, str]:
+    """The page in a file and what was wrong with it; no file's oddity stops the others."""
+    try:
+        result = parse_page(file.path, file.absolute.read_bytes(), file.folder_type)
+    except OSError as error:
+        return None, f"unreadable: {error.strerror or error}"
+    except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError
+        return None, f"could not be read as a page: {type(error).__name__}: {error}"
+    return result.page, "; ".join(result.problems)
+
+
+def _first_seen_before(index_dir: Path) -> dict[str, str]:
+    """When the previous index first saw each page: a rebuild must not make old pages new."""
+    generation = current_generation(index_dir)
+    previous = load_catalog(generation) if generation else None
+    return dict(previous.first_seen) if previous else {}
 
 
 def _empty_catalog() -> Catalog:
@@ -199,12 +230,18 @@ def _apply_changes(
     log_text = read_log(wiki_dir)
     dirty = bool(changed or removed or rebuilt or log_text != catalog.log_text)
     catalog.log_text = log_text
+    if rebuilt:
+        for path in [path for path in catalog.first_seen if path not in present]:
+            del catalog.first_seen[path]
     if changed or removed or rebuilt:
+        previous_links = catalog.graph.outlinks
         catalog.graph = build_graph(catalog.pages)
+        if not rebuilt:
+            parsed.update(_relinked(files, catalog, previous_links, parsed))
     if changed or removed:
         with store.writing(workers=workers if len(parsed) >= PARALLEL_FROM_PAGES else 1) as batch:
             if not rebuilt:
-                for path in [*removed, *(file.path for file in changed)]:
+                for path in [*removed, *parsed]:
                     batch.delete_page(path)
             for done, page in enumerate(parsed.values(), start=len(changed) + 1):
                 if is_knowledge(page):

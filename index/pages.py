@@ -121,7 +121,7 @@ def unflatten(body: str) -> tuple[str, str | None]:
     the title when one was recovered from the flattened H1.
     """
     lines = [line for line in body.split("\n") if line.strip()]
-    if len(lines) > 3 or " ## " not in body:
+    if len(lines) > 2 or not lines[0].startswith("# ") or " ## " not in strip_code(lines[0]):
         return body, None
     text = " ".join(lines)
     text = re.sub(r"\s+##\s+", "\n\n## ", text)
@@ -167,7 +167,7 @@ def _leading_name(h1: str) -> tuple[str, str]:
     if latin and (len(h1) == latin.end() or not h1[latin.end()].isascii() or h1[latin.end()] == " "):
         name = latin.group().strip()
         rest = h1[latin.end() :].strip()
-        if rest and not rest[0].isascii():
+        if not rest or not rest[0].isascii():
             return name, rest
         words = name.split(" ")
         return words[0], " ".join([*words[1:], rest]).strip()
@@ -245,7 +245,7 @@ def _year_and_venue(
     if source_name:
         return int(source_name.group(1)), source_name.group(2)
     published = text_value(meta, "date_published")
-    year = int(published[:4]) if published and published[:4].isdigit() else None
+    year = int(published[:4]) if published and published[:4].isdecimal() and published[:4].isascii() else None
     return year, text_value(meta, "venue")
 
 

@@ -57,7 +57,10 @@ def _harness_files(root: Path) -> list[VaultFile]:
         with os.scandir(directory) as entries:
             for entry in entries:
                 if entry.is_file() and _is_page_name(entry.name, (".md",)):
-                    stat = entry.stat()
+                    try:
+                        stat = entry.stat()
+                    except OSError:  # deleted since it was listed: the next scan settles it
+                        continue
                     found.append(
                         VaultFile(
                             unicodedata.normalize("NFC", prefix + entry.name),
@@ -78,7 +81,9 @@ def _plain_files(root: Path) -> list[VaultFile]:
         folder_type = FOLDER_TYPES.get(folder.name.casefold()) if folder != root else None
         for name in names:
             if _is_page_name(name, PAGE_SUFFIXES) and name.casefold() not in CATALOG_NAMES:
-                found.append(_vault_file(root, folder / name, folder_type))
+                file = _vault_file(root, folder / name, folder_type)
+                if file is not None:
+                    found.append(file)
     return found
 
 
@@ -86,8 +91,12 @@ def _is_page_name(name: str, suffixes: tuple[str, ...]) -> bool:
     return name.endswith(suffixes) and not name.startswith(("_", "."))
 
 
-def _vault_file(root: Path, absolute: Path, folder_type: str | None) -> VaultFile:
-    stat = absolute.stat()
+def _vault_file(root: Path, absolute: Path, folder_type: str | None) -> VaultFile | None:
+    """The file with its fingerprint, or None when it cannot be stat'ed (a dangling link)."""
+    try:
+        stat = absolute.stat()
+    except OSError:
+        return None
     relative = unicodedata.normalize("NFC", absolute.relative_to(root).as_posix())
     return VaultFile(relative, absolute, folder_type, stat.st_mtime_ns, stat.st_size)
 

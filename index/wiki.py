@@ -14,7 +14,7 @@ from datetime import date, tzinfo
 from pathlib import Path
 from urllib.parse import quote
 
-from index.catalog import catalog_stamp, current_generation
+from index.catalog import Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
 from index.graph import build_card, page_ref
 from index.indexer import Opened, Progress, open_current, update_index
@@ -47,10 +47,9 @@ class Wiki:
         self.index_dir = index_dir
         self.base_url = base_url.rstrip("/") + "/" if base_url else None
         self._opened: Opened | None = None
-        self._stamp: tuple[Path | None, int | None] = (None, None)
+        self._stamp: tuple[Path | None, Stamp | None] = (None, None)
         self._checked = 0.0
         self._write_lock = threading.Lock()
-        self._read_lock = threading.Lock()
         self._building = False
         self._last_error: str | None = None
 
@@ -209,8 +208,13 @@ class Wiki:
             self._checked = now
             generation = current_generation(self.index_dir)
             stamp = (generation, catalog_stamp(generation) if generation else None)
-            if stamp != self._stamp and not self._write_lock.locked():
-                self._reload()
+            # Reload what another process wrote, unless a writer (or another reader's reload) is
+            # busy: then the current state keeps answering and a later call catches up.
+            if stamp != self._stamp and self._write_lock.acquire(blocking=False):
+                try:
+                    self._reload()
+                finally:
+                    self._write_lock.release()
         if self._opened is None and required:
             raise IndexNotReady(
                 "the index is being built" if self._building else "the index has not been built"
@@ -218,10 +222,9 @@ class Wiki:
         return self._opened
 
     def _reload(self) -> None:
-        with self._read_lock:
-            opened = open_current(self.index_dir)
-            if opened is not None:
-                self._swap(opened)
+        opened = open_current(self.index_dir)
+        if opened is not None:
+            self._swap(opened)
 
     def _publish(self, opened: Opened) -> None:
         """Readers see a committed update before its catalog reaches the disk."""

@@ -153,10 +153,17 @@ def test_damaged_index_is_rebuilt(vault: Path, tmp_path: Path, damage: str) -> N
 
 def test_rebuild_replaces_the_generation(vault: Path, tmp_path: Path) -> None:
     wiki = open_built(vault, tmp_path)
-    before = current_generation(tmp_path / "index")
+    elsewhere = Wiki.open(vault, tmp_path / "index")  # another process, still on the old generation
+    assert elsewhere.search(
+        "Minder"
+    ).hits  # ... which it just checked, so it will not look again for a second
+    first = current_generation(tmp_path / "index")
     assert wiki.update(rebuild=True).rebuilt
-    after = current_generation(tmp_path / "index")
-    assert before != after and not before.exists()
+    second = current_generation(tmp_path / "index")
+    assert first != second and first.exists()
+    assert elsewhere.search("Minder").hits
+    wiki.update(rebuild=True)
+    assert not first.exists() and second.exists()
     assert wiki.lookup("ByteDance").match is not None
 
 
@@ -174,3 +181,48 @@ def test_parallel_build_answers_like_a_single_process_build(
         assert [h.path for h in parallel.search(question).hits] == [
             h.path for h in single.search(question).hits
         ]
+
+
+def test_a_file_that_breaks_the_parser_is_skipped_and_the_rest_indexed(vault: Path, tmp_path: Path) -> None:
+    write_vault(
+        vault,
+        {
+            "wiki/entities/Anchor Bomb.md": "---\na: &a [*a]\n---\n# Anchor Bomb\n",
+            "wiki/entities/Superscript Year.md": '---\ndate_published: "²⁰²⁴"\n---\n# Superscript Year\n',
+        },
+    )
+    if hasattr(os, "symlink"):
+        os.symlink(vault / "missing.md", vault / "wiki/entities/Dangling.md")
+    report = Wiki.open(vault, tmp_path / "index").update()
+    assert report.pages >= 13
+    wiki = Wiki.open(vault, tmp_path / "index")
+    assert wiki.lookup("Superscript Year").match is not None
+    assert wiki.lookup("ByteDance").match is not None
+
+
+def test_unchanged_pages_follow_a_link_target_that_appears_later(vault: Path, tmp_path: Path) -> None:
+    write_vault(
+        vault,
+        {
+            "wiki/entities/Acme.md": entity(
+                "Acme", body="[[Zeta Labs|ゼータ]] および [[Omega Corp|オメガ]] と協業。"
+            ),
+            "wiki/entities/Omega Corp.md": entity("Omega Corp"),
+        },
+    )
+    wiki = open_built(vault, tmp_path)
+    (vault / "wiki/entities/Zeta Labs.md").write_text(entity("Zeta Labs"))
+    wiki.update()
+    fresh = Wiki.open(vault, tmp_path / "fresh")
+    fresh.update()
+    question = "Zeta Labs と Omega Corp の両方と組むのは?"
+    assert fresh.search(question).hits[0].path == "wiki/entities/Acme.md"
+    assert [h.path for h in wiki.search(question).hits] == [h.path for h in fresh.search(question).hits]
+
+
+def test_a_rebuild_keeps_when_pages_were_first_seen(vault: Path, tmp_path: Path) -> None:
+    wiki = open_built(vault, tmp_path)
+    seen = wiki.first_seen("wiki/entities/Minder.md")
+    assert seen is not None
+    wiki.update(rebuild=True)
+    assert wiki.first_seen("wiki/entities/Minder.md") == seen

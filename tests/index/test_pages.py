@@ -185,3 +185,16 @@ def test_brief_blurb_and_companion() -> None:
 
 def test_seed_files_are_real(tmp_path: Path) -> None:
     assert len(list(SEEDS.glob("*.txt"))) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        ("# OpenAI Five\n\nDota bot; C# ## notes are below.\n", "OpenAI Five"),
+        ("# Markdown Tips\n\nUse `## ` to start a section.\n", "Markdown Tips"),
+        ("# Ant Group ## 関連 - 関連組織: [[Alibaba]]", "Ant Group"),
+    ],
+)
+def test_only_real_flattened_exports_are_unflattened(text: str, title: str) -> None:
+    page = parse(text, "notes/x.md", None).page
+    assert page is not None and page.title == title
