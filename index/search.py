@@ -21,7 +21,7 @@ from index.store import ChunkMatch, QueryPlan, SearchStore
 MAX_QUERY_CHARS = 500
 MAX_TERMS = 48
 MAX_PHRASES = 6
-COMMON_SHARE = 0.04
+COMMON_SHARE = 0.03
 """A term in more than this share of passages is left to phrases: it costs the most (whoosh walks
 its whole posting list) and tells the least (measured in docs/benchmarks.md)."""
 KEEP_RAREST = 2
