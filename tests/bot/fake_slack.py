@@ -467,6 +467,19 @@ class SlackSender:
         return await self.interaction(payload)
 
 
+def mention_event(text: str, ts: str = "1700000100.000100", **fields: Any) -> dict[str, Any]:
+    """An ``app_mention`` event as Slack sends it, from the test user in the test channel."""
+    return {
+        "type": "app_mention",
+        "user": USER_ID,
+        "text": f"<@{BOT_USER_ID}> {text}",
+        "ts": ts,
+        "channel": CHANNEL_ID,
+        "event_ts": ts,
+        **fields,
+    }
+
+
 def elements(blocks: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """Every interactive element of a message with its block: action rows and section accessories."""
     for block in blocks:

@@ -20,22 +20,11 @@ from tests.bot.fake_slack import (
     OTHER_TEAM_ID,
     USER_ID,
     SlackSender,
+    mention_event,
 )
 
 QUIET_S = 0.5
 """How long to keep listening for a message that must not come."""
-
-
-def mention(text: str, ts: str = "1700000100.000100", **fields) -> dict:
-    return {
-        "type": "app_mention",
-        "user": USER_ID,
-        "text": f"<@{BOT_USER_ID}> {text}",
-        "ts": ts,
-        "channel": CHANNEL_ID,
-        "event_ts": ts,
-        **fields,
-    }
 
 
 def direct_message(text: str, ts: str = "1700000200.000100", **fields) -> dict:
@@ -67,7 +56,7 @@ async def nothing_posted(bot) -> None:
 
 
 async def test_mention_is_answered_in_its_thread_with_the_entity_card_first(bot):
-    sent = await bot.sender.event(mention("Minder を開発したのはどこ?", ts="1700000100.000100"))
+    sent = await bot.sender.event(mention_event("Minder を開発したのはどこ?", ts="1700000100.000100"))
     assert sent.status == 200 and sent.seconds < 3
     (call,) = await posted(bot)
     assert call.args["channel"] == CHANNEL_ID and call.args["thread_ts"] == "1700000100.000100"
@@ -77,30 +66,34 @@ async def test_mention_is_answered_in_its_thread_with_the_entity_card_first(bot)
 
 
 async def test_mention_inside_a_thread_answers_in_that_thread(bot):
-    await bot.sender.event(mention("MegaScale とは", ts="1700000300.000100", thread_ts="1700000000.000001"))
+    await bot.sender.event(
+        mention_event("MegaScale とは", ts="1700000300.000100", thread_ts="1700000000.000001")
+    )
     (call,) = await posted(bot)
     assert call.args["thread_ts"] == "1700000000.000001"
 
 
 async def test_reply_in_channel_when_threads_are_off(tmp_path, fake_slack, linked_wiki):
     async with running_bot(tmp_path, fake_slack, linked_wiki, reply_in_thread=False) as bot:
-        await bot.sender.event(mention("MegaScale とは"))
+        await bot.sender.event(mention_event("MegaScale とは"))
         (call,) = await posted(bot)
     assert call.args.get("thread_ts") is None and call.args["channel"] == CHANNEL_ID
 
 
 async def test_slack_retries_of_an_event_are_answered_once(bot):
-    event = mention("Minder を開発したのはどこ?")
+    event = mention_event("Minder を開発したのはどこ?")
     first = await bot.sender.event(event, event_id="Ev0RETRY")
     retries = [await bot.sender.event(event, event_id="Ev0RETRY", retry_num=n) for n in (1, 2, 3)]
     assert [r.status for r in [first, *retries]] == [200] * 4
     await posted(bot, count=1)
-    await bot.sender.event(mention("Minder を開発したのはどこ?", ts="1700000999.000100"), event_id="Ev0OTHER")
+    await bot.sender.event(
+        mention_event("Minder を開発したのはどこ?", ts="1700000999.000100"), event_id="Ev0OTHER"
+    )
     await posted(bot, count=2)  # a different event is a different question
 
 
 async def test_a_retry_that_is_the_first_delivery_is_answered(bot):
-    await bot.sender.event(mention("MegaScale とは"), event_id="Ev0ONLYRETRY", retry_num=1)
+    await bot.sender.event(mention_event("MegaScale とは"), event_id="Ev0ONLYRETRY", retry_num=1)
     await posted(bot, count=1)
 
 
@@ -118,8 +111,8 @@ async def test_direct_messages_are_answered_in_the_dm(bot):
         direct_message("I am another bot", bot_id="B0OTHER", subtype="bot_message"),
         direct_message("edited", subtype="message_changed"),
         direct_message("not a DM", channel_type="channel", channel=CHANNEL_ID),
-        mention("I am a bot mentioning you", bot_id="B0OTHER"),
-        mention("in a DM", channel=DM_CHANNEL_ID),  # answered by the message.im event instead
+        mention_event("I am a bot mentioning you", bot_id="B0OTHER"),
+        mention_event("in a DM", channel=DM_CHANNEL_ID),  # answered by the message.im event instead
     ],
 )
 async def test_never_answers_itself_other_bots_or_edits(bot, event):
@@ -130,25 +123,25 @@ async def test_never_answers_itself_other_bots_or_edits(bot, event):
 
 async def test_mentions_only_in_allowed_channels(tmp_path, fake_slack, linked_wiki):
     async with running_bot(tmp_path, fake_slack, linked_wiki, allowed_channels="C0ALLOWED,C0OTHER") as bot:
-        await bot.sender.event(mention("MegaScale とは"))
+        await bot.sender.event(mention_event("MegaScale とは"))
         (refusal,) = await fake_slack.wait_for_calls("chat.postEphemeral")
         assert refusal.args["user"] == USER_ID and "do not answer in this channel" in refusal.args["text"]
         await nothing_posted(bot)
-        await bot.sender.event(mention("MegaScale とは", channel="C0ALLOWED"))
+        await bot.sender.event(mention_event("MegaScale とは", channel="C0ALLOWED"))
         (call,) = await posted(bot)
     assert call.args["channel"] == "C0ALLOWED"
 
 
 async def test_events_from_other_workspaces_are_refused(tmp_path, fake_slack, linked_wiki):
     async with running_bot(tmp_path, fake_slack, linked_wiki, slack_team_id="T0FAKE") as bot:
-        sent = await bot.sender.event(mention("MegaScale とは"), team_id=OTHER_TEAM_ID)
+        sent = await bot.sender.event(mention_event("MegaScale とは"), team_id=OTHER_TEAM_ID)
         assert sent.status == 200
         await nothing_posted(bot)
 
 
 async def test_hostile_mention_is_escaped(bot):
     hostile = '<!channel> <!here|here> <@U0BOSS> &lt;script&gt; "quoted" *bold* MegaScale'
-    await bot.sender.event(mention(hostile))
+    await bot.sender.event(mention_event(hostile))
     (call,) = await posted(bot)
     payload = json.dumps(call.args, ensure_ascii=False)
     assert "<!channel>" not in payload and "<!here" not in payload and "<@U0BOSS>" not in payload
@@ -156,14 +149,14 @@ async def test_hostile_mention_is_escaped(bot):
 
 
 async def test_a_5000_character_mention_gets_a_polite_answer(bot):
-    await bot.sender.event(mention("訓練" * 2500))
+    await bot.sender.event(mention_event("訓練" * 2500))
     (call,) = await posted(bot)
     assert "Sorry, that is 5,000 characters long" in message_text(call.args["blocks"])
 
 
 async def test_a_failing_listener_apologises_and_logs_with_context(bot, caplog):
     bot.slack.fail("chat.postMessage", status=500, retry_after=None, times=3)  # every retry fails too
-    await bot.sender.event(mention("MegaScale とは"))
+    await bot.sender.event(mention_event("MegaScale とは"))
     (apology,) = await bot.slack.wait_for_calls("chat.postEphemeral")
     assert apology.args["user"] == USER_ID and "Sorry, something went wrong" in apology.args["text"]
     assert "listener failed on event app_mention (team T0FAKE, user U0ALICE" in caplog.text
@@ -262,7 +255,7 @@ async def test_bad_and_stale_signatures_get_401(bot, timestamp_offset, signature
         signature=signature,
     )
     assert sent.status == 401
-    event = json.dumps(bot.sender.event_body(mention("MegaScale")))
+    event = json.dumps(bot.sender.event_body(mention_event("MegaScale")))
     sent = await bot.sender.post(
         event, "application/json", timestamp=int(time.time()) + timestamp_offset, signature=signature
     )
@@ -306,7 +299,7 @@ async def test_healthz_reports_the_index_state(bot, linked_wiki):
 
 async def test_tokens_never_appear_in_logs(bot, caplog):
     caplog.set_level(logging.DEBUG)
-    await bot.sender.event(mention("MegaScale とは"))
+    await bot.sender.event(mention_event("MegaScale とは"))
     await posted(bot)
     sent = await bot.sender.command("/entity", "ByteDance", response_url=bot.slack.response_url("t"))
     assert sent.status == 200

@@ -14,7 +14,7 @@ from bot.socket_mode import SocketModeConnection
 from bot.state import StateStore
 from tests.bot.block_kit import assert_valid_blocks, message_text
 from tests.bot.conftest import APP_TOKEN, bot_settings
-from tests.bot.fake_slack import APP_ID, BOT_USER_ID, CHANNEL_ID, TEAM_ID, USER_ID, FakeSlack
+from tests.bot.fake_slack import APP_ID, BOT_USER_ID, CHANNEL_ID, TEAM_ID, USER_ID, FakeSlack, mention_event
 
 
 @pytest.fixture
@@ -63,17 +63,6 @@ def event_payload(event: dict, event_id: str) -> dict:
     }
 
 
-def mention(text: str, ts: str) -> dict:
-    return {
-        "type": "app_mention",
-        "user": USER_ID,
-        "text": f"<@{BOT_USER_ID}> {text}",
-        "ts": ts,
-        "channel": CHANNEL_ID,
-        "event_ts": ts,
-    }
-
-
 async def test_connects_with_the_app_token_from_apps_connections_open(connection, fake_slack):
     (opened,) = fake_slack.calls_to("apps.connections.open")
     assert opened.token == APP_TOKEN
@@ -93,7 +82,7 @@ async def test_slash_command_is_acked_and_answered(connection, fake_slack):
 
 
 async def test_mention_is_answered_in_thread_once_even_when_retried(connection, fake_slack):
-    payload = event_payload(mention("Minder を開発したのはどこ?", "1700000100.000100"), "Ev0SOCKET")
+    payload = event_payload(mention_event("Minder を開発したのはどこ?", "1700000100.000100"), "Ev0SOCKET")
     first = await fake_slack.push("events_api", payload)
     await fake_slack.wait_for_ack(first)
     retry = await fake_slack.push("events_api", payload, retry_attempt=1)
