@@ -9,13 +9,15 @@ from __future__ import annotations
 import re
 from datetime import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 BUNDLED_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 CommaList = Annotated[tuple[str, ...], NoDecode]
 
@@ -54,6 +56,20 @@ class Settings(BaseSettings):
     watch_interval: float = Field(default=30.0, gt=0, description="seconds between safety-net scans")
     log_level: str = "INFO"
 
+    ui_language: Literal["ja", "en", "auto"] = "auto"
+    follow_up_hours: float = Field(default=24.0, gt=0, description="how long a thread is followed")
+    assistant_enabled: bool = False
+
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout: float = Field(default=20.0, gt=0)
+
+    wiki_git_url: str | None = None
+    wiki_git_branch: str | None = None
+    wiki_git_interval: float = Field(default=300.0, gt=0)
+    wiki_git_webhook_secret: SecretStr | None = None
+
     @field_validator("digest_channel", "allowed_channels", mode="before")
     @classmethod
     def _comma_list(cls, value: object) -> object:
@@ -77,7 +93,22 @@ class Settings(BaseSettings):
             raise ValueError("expected a slash command such as /entity (lowercase, 2-32 characters)")
         return value
 
-    @field_validator("wiki_base_url", "slack_team_id", mode="before")
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: object) -> object:
+        if isinstance(value, str) and value.strip().upper() in LOG_LEVELS:
+            return value.strip().upper()
+        raise ValueError(f"unknown level {value!r} (expected one of {', '.join(LOG_LEVELS)})")
+
+    @field_validator(
+        "wiki_base_url",
+        "slack_team_id",
+        "llm_base_url",
+        "llm_model",
+        "wiki_git_url",
+        "wiki_git_branch",
+        mode="before",
+    )
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
