@@ -44,8 +44,17 @@ def test_benchmark_at_fifty_pages(tmp_path: Path) -> None:
     assert run["update_all_visible"] and run["baseline"]["fts5"]["update_all_visible"]
     assert run["ratios"]["fts5"]["search_p99_ms"] > 0
     assert 0 <= run["quality"]["lookup_top1"] <= 1 and 0 <= run["quality"]["search_top3"] <= 1
+    for figures in (run, run["baseline"]["fts5"]):  # answer measurement, for both engines, in one run
+        quality = figures["quality"]
+        for key in ("search_top1", "search_top3", "search_mrr", "first_screen", "in_reply"):
+            assert 0 <= quality[key] <= 1, key
+        assert quality["search_top1"] <= quality["search_top3"]
+        assert quality["first_screen"] <= quality["in_reply"]
+        assert set(quality["first_screen_by_kind"]) == set(quality["search_top3_by_kind"])
+        assert figures["reply_p99_ms"] > 0
     assert set(run["targets"]) >= {"build_s", "search_p99_ms", "entity_p99_ms", "lookup_top1"}
     assert not run["targets"]["build_s"]["applies"]  # targets are for 10,000 pages
     text = docs.read_text(encoding="utf-8")
     assert text.startswith("# Benchmarks\n\nProse kept.") and "STALE-BLOCK" not in text
     assert "### 50 pages" in text and "| full build |" in text
+    assert "| question: answer on the first screen |" in text and "| question: MRR of" in text
