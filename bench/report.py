@@ -21,7 +21,13 @@ from bench.measure import REPO
 from bench.runner import BASELINE, figure
 from bench.targets import target_pages
 
-BEGIN, END = "<!-- bench:results:begin -->", "<!-- bench:results:end -->"
+BLOCKS = {"results": "Latest results", "large": "Latest results at 100,000 pages"}
+"""The generated blocks of the docs page, by name, with the heading a new block gets."""
+
+
+def markers(block: str) -> tuple[str, str]:
+    return f"<!-- bench:{block}:begin -->", f"<!-- bench:{block}:end -->"
+
 
 # (label, dotted key, unit)
 ROWS = (
@@ -208,10 +214,11 @@ def write_json(results: dict, path: Path) -> None:
     path.write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
-def markdown_block(results: dict) -> str:
+def markdown_block(results: dict, block: str = "results") -> str:
+    begin, end = markers(block)
     machine = results["machine"]
     lines = [
-        BEGIN,
+        begin,
         "",
         f"Measured {machine['measured_at']} at commit `{machine['commit']}` with `{results['command']}`.",
         "",
@@ -233,9 +240,16 @@ def markdown_block(results: dict) -> str:
         lines += _misses(run)
         slowest = ", ".join(f"`{row['query']}` {row['ms']:.0f} ms" for row in run["slowest_searches"][:5])
         lines += ["", f"Slowest sakuin questions: {slowest}."]
+        if "size_wall_s" in run:
+            lines += [
+                "",
+                f"This size took {_minutes(run['size_wall_s'])} in all (generating the vault: "
+                f"{run['generate_s']:.0f} s; sakuin's full build {_minutes(run['build_wall_s'])} wall, "
+                f"FTS5's {_minutes(run['baseline'][BASELINE]['build_wall_s'])}).",
+            ]
         if "load_avg_1m_after" in run:
             lines += ["", f"Load average (1 min) when this size finished: {run['load_avg_1m_after']:.2f}."]
-    lines += ["", END]
+    lines += ["", end]
     return "\n".join(lines)
 
 
@@ -261,17 +275,23 @@ def _misses(run: dict, count: int = 4) -> list[str]:
     return lines
 
 
-def write_markdown(results: dict, path: Path) -> None:
-    """Replace the generated block of ``path`` (the prose around it is kept), or create the file."""
-    block = markdown_block(results)
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
+def write_markdown(results: dict, path: Path, block: str = "results") -> None:
+    """Replace the generated block ``block`` of ``path`` (the prose and other blocks are kept), or add it."""
+    text_block = markdown_block(results, block)
+    begin, end = markers(block)
+    heading = f"## {BLOCKS[block]}\n\n"
     if path.exists():
         text = path.read_text(encoding="utf-8")
-        if BEGIN in text and END in text:
-            head, rest = text.split(BEGIN, 1)
-            tail = rest.split(END, 1)[1]
-            path.write_text(head + block + tail, encoding="utf-8")
+        if begin in text and end in text:
+            head, rest = text.split(begin, 1)
+            tail = rest.split(end, 1)[1]
+            path.write_text(head + text_block + tail, encoding="utf-8")
             return
-        path.write_text(text.rstrip("\n") + "\n\n## Latest results\n\n" + block + "\n", encoding="utf-8")
+        path.write_text(text.rstrip("\n") + "\n\n" + heading + text_block + "\n", encoding="utf-8")
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("# Benchmarks\n\n## Latest results\n\n" + block + "\n", encoding="utf-8")
+    path.write_text("# Benchmarks\n\n" + heading + text_block + "\n", encoding="utf-8")

@@ -37,6 +37,7 @@ Log = Callable[[str], None]
 
 
 def measure_size(pages: int, work: Path, *, seed: int, cold_runs: int, edits: int, log: Log) -> dict:
+    size_started = time.perf_counter()
     folder = work / str(pages)
     log(f"{pages} pages: generating the vault (load average {os.getloadavg()[0]:.2f})")
     started = time.perf_counter()
@@ -67,6 +68,7 @@ def measure_size(pages: int, work: Path, *, seed: int, cold_runs: int, edits: in
     run["baseline"] = {BASELINE: figures[BASELINE]}
     run["ratios"] = {BASELINE: ratios(figures["sakuin"], figures[BASELINE])}
     run["targets"] = evaluate(run)
+    run["size_wall_s"] = time.perf_counter() - size_started
     run["load_avg_1m_after"] = os.getloadavg()[0]
     return run
 

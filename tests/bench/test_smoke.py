@@ -6,7 +6,9 @@ import json
 import math
 from pathlib import Path
 
-from bench.__main__ import main
+import pytest
+
+from bench.__main__ import main, parse_args
 
 RUN_KEYS = (
     "build_s",
@@ -58,3 +60,18 @@ def test_benchmark_at_fifty_pages(tmp_path: Path) -> None:
     assert text.startswith("# Benchmarks\n\nProse kept.") and "STALE-BLOCK" not in text
     assert "### 50 pages" in text and "| full build |" in text
     assert "| question: answer on the first screen |" in text and "| question: MRR of" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "block", "json_name"),
+    [
+        ([], "results", "results.json"),
+        (["--pages", "1000", "--pages", "10000"], "results", "results.json"),
+        (["--pages", "100000"], "large", "results-large.json"),
+        (["--pages", "10000", "--pages", "100000"], "results", "results.json"),
+        (["--pages", "100000", "--block", "results"], "results", "results.json"),
+    ],
+)
+def test_the_large_run_keeps_its_own_block_and_json(argv: list[str], block: str, json_name: str) -> None:
+    args = parse_args(argv)
+    assert args.block == block and args.json.name == json_name
