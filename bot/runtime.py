@@ -31,7 +31,7 @@ async def run_http(settings: Settings) -> None:
     from bot.server import create_web_app, serve_http
 
     async def serve(app: AsyncApp, wiki: Wiki) -> None:
-        await serve_http(create_web_app(settings, wiki, app), settings.port)
+        await serve_http(create_web_app(settings, wiki, app), settings.port, settings.host)
 
     await _run(settings, serve)
 

@@ -46,9 +46,9 @@ async def start_http(web_app: web.Application, port: int, host: str = "0.0.0.0")
     return runner
 
 
-async def serve_http(web_app: web.Application, port: int) -> None:
+async def serve_http(web_app: web.Application, port: int, host: str = "0.0.0.0") -> None:
     """Serve until cancelled, then close connections cleanly."""
-    runner = await start_http(web_app, port)
+    runner = await start_http(web_app, port, host)
     try:
         await asyncio.Event().wait()
     finally:

@@ -49,6 +49,7 @@ class Settings(BaseSettings):
     digest_include_unpublished: bool = False
 
     port: int = Field(default=3000, ge=1, le=65535)
+    host: str = Field(default="0.0.0.0", description="the address `serve` listens on")
     entity_command: str = "/entity"
     wiki_command: str = "/wiki"
     reply_in_thread: bool = True
