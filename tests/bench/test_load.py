@@ -66,7 +66,13 @@ def test_the_scenario_is_bounded(argv: list[str]) -> None:
 async def test_a_small_burst_against_sakuin_serve(tmp_path: Path) -> None:
     """The real `sakuin serve` on a generated vault answers every request of a small burst exactly once."""
     options = Options(
-        pages=30, requests=8, concurrency=4, work=tmp_path, edit_every_s=0.2, settle_s=0.3, answer_timeout_s=60
+        pages=30,
+        requests=8,
+        concurrency=4,
+        work=tmp_path,
+        edit_every_s=0.2,
+        settle_s=0.3,
+        answer_timeout_s=60.0,
     )
     result = await run_load(options, lambda message: None)
     assert result["requests"] == 8 and result["pages"] > 0
