@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import secrets
@@ -43,6 +44,7 @@ from config.settings import Settings
 from tests.bot.fake_slack import FakeSlack, SlackSender, mention_event
 
 ACK_LIMIT_S = 3.0
+ACK_BANDS = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0)
 MAX_REQUESTS = 5_000
 MAX_CONCURRENCY = 500
 MAX_PAGES = 100_000
@@ -64,7 +66,7 @@ class Options:
     concurrency: int = 30
     seed: int = DEFAULT_SEED
     work: Path = REPO / "bench" / "out"
-    edit_every_s: float = 0.5
+    edit_every_s: float = 1.0
     answer_timeout_s: float = 120.0
     settle_s: float = 2.0
 
@@ -195,7 +197,34 @@ def tally(requests: list[Request], acks: list[Ack], slack: FakeSlack) -> dict:
         "answer_p50_s": percentile(latency, 50),
         "answer_p99_s": percentile(latency, 99),
         "answer_max_s": max(latency, default=float("nan")),
+        "ack_by_kind": ack_by_kind(requests, acks),
+        "ack_histogram": histogram(seconds),
+        "ack_seconds": [round(ack.seconds, 4) for ack in acks],
     }
+
+
+def ack_by_kind(requests: list[Request], acks: list[Ack]) -> dict[str, dict[str, float]]:
+    kinds: dict[str, list[float]] = {}
+    for request, ack in zip(requests, acks, strict=True):
+        if ack.status:
+            kinds.setdefault(request.kind, []).append(ack.seconds)
+    return {
+        kind: {
+            "p50_s": percentile(values, 50),
+            "p99_s": percentile(values, 99),
+            "over_3s": sum(value >= ACK_LIMIT_S for value in values),
+        }
+        for kind, values in kinds.items()
+    }
+
+
+def histogram(seconds: list[float]) -> dict[str, int]:
+    """Acks per band of seconds (a TCP connect retried after a full listen backlog shows at 1, 3, 7 s)."""
+    bands: dict[str, int] = {}
+    for low, high in itertools.pairwise(ACK_BANDS):
+        bands[f"{low:g}-{high:g} s"] = sum(low <= second < high for second in seconds)
+    bands[f"≥ {ACK_BANDS[-1]:g} s"] = sum(second >= ACK_BANDS[-1] for second in seconds)
+    return bands
 
 
 async def edit_pages(vault: Path, paths: list[str], every_s: float, stop: asyncio.Event) -> int:
@@ -388,6 +417,8 @@ def print_load(result: dict, console: Console) -> None:
             "answer p50 / p99 / max, from send",
             _seconds(result, "answer_p50_s", "answer_p99_s", "answer_max_s"),
         ),
+        ("ack p50 / p99 by kind", _by_kind(result)),
+        ("acks by band", ", ".join(f"{band}: {n}" for band, n in result["ack_histogram"].items() if n)),
         ("server RSS before / after / peak", _megabytes(result)),
         ("index updated while serving", "yes" if result["index_updated"] else "no"),
     )
@@ -395,6 +426,13 @@ def print_load(result: dict, console: Console) -> None:
         table.add_row(*row)
     console.print(table)
     console.print(f"server log: {result['server_log']}")
+
+
+def _by_kind(result: dict) -> str:
+    return ", ".join(
+        f"{kind} {figures['p50_s']:.2f} / {figures['p99_s']:.2f} s"
+        for kind, figures in result["ack_by_kind"].items()
+    )
 
 
 ANSWER_KEYS = ("answer_p50_s", "answer_p99_s", "answer_max_s")
