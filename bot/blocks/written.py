@@ -29,7 +29,7 @@ from bot.mrkdwn import bold, escape, escape_clipped, link
 
 _CITED = re.compile(r"\[(\d{1,3})\]")
 _MARKDOWN_BOLD = re.compile(r"\*\*(?!\s)(.+?)(?<!\s)\*\*")
-_BULLET = re.compile(r"^\s*[-*•・]\s+")
+_BULLET = re.compile(r"^\s*(?:[-*•]\s+|・\s*)")
 
 
 def written_blocks(grounding: Grounding, passages: Sequence[Passage], model: str) -> list[dict]:
@@ -51,7 +51,7 @@ def draft_blocks(
 
 def written_text(grounding: Grounding) -> str:
     """The notification text: the answer itself, citations and all."""
-    return escape_clipped(" ".join(_lines(grounding)), MAX_MESSAGE_TEXT)
+    return escape_clipped(" ".join(_mrkdwn(line) for line in _lines(grounding)), MAX_MESSAGE_TEXT)
 
 
 def written_by(model: str, sent: int) -> str:

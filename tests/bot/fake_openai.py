@@ -34,6 +34,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.bot.fake_slack import _wait_until as wait_until
+
 MODEL = "fake-model-1"
 CHUNK_CHARS = 6
 
@@ -125,11 +127,7 @@ class FakeOpenAI:
         self._scripts.append(_Script("malformed", times))
 
     async def wait_for_requests(self, count: int = 1, timeout: float = 10.0) -> list[ChatRequest]:
-        deadline = time.monotonic() + timeout
-        while len(self.requests) < count:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out after {timeout} s waiting for {count} model requests")
-            await asyncio.sleep(0.01)
+        await wait_until(lambda: len(self.requests) >= count, timeout, lambda: f"{count} model requests")
         return self.requests
 
     # -- the endpoint ---------------------------------------------------------------------

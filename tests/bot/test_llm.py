@@ -94,6 +94,25 @@ async def test_the_request_carries_the_question_and_numbered_passages_only(tmp_p
         assert header not in {name.lower() for name in request.headers}
 
 
+async def test_exactly_what_the_readme_says_leaves_the_machine(tmp_path, model) -> None:
+    """README, "What leaves the machine": the request's fields and headers, and nothing more."""
+    await streamed(settings_for(tmp_path, model))
+    (request,) = model.requests
+    assert set(request.body) == {"model", "messages", "stream"}
+    plumbing = {"host", "accept-encoding", "connection", "content-length"}
+    assert {name.lower() for name in request.headers} - plumbing == {
+        "authorization",
+        "accept",
+        "content-type",
+        "user-agent",
+        "x-stainless-lang",
+        "x-stainless-package-version",
+        "x-stainless-async",
+        "x-stainless-retry-count",
+        "x-stainless-read-timeout",
+    }
+
+
 async def test_no_key_sends_no_authorization(tmp_path) -> None:
     async with FakeOpenAI() as model:
         written = await write_answer(settings_for(tmp_path, model, llm_api_key=None), "Minder?", PASSAGES)
