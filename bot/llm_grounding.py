@@ -27,6 +27,8 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 _MARKER = r"[\[［【]\s*\d{1,3}(?:\s*[,，、]\s*\d{1,3})*\s*[\]］】]"
 _CITATION = re.compile(_MARKER)
 _NUMBER = re.compile(r"\d{1,3}")
+_THINKING = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
+"""The reasoning some models (DeepSeek-R1, Qwen3 through Ollama or vLLM) write before the answer."""
 _SENTENCE = re.compile(rf"[^\n]*?(?:[。！？]|[.!?](?=\s|$))(?:\s*{_MARKER})*[ \t]*|[^\n]+")
 
 
@@ -110,12 +112,13 @@ def chat_messages(question: str, passages: tuple[Passage, ...], language: str) -
 def ground(answer: str, sent: int, *, complete: bool = True) -> Grounding:
     """Keep the sentences of ``answer`` that cite at least one of the ``sent`` passages.
 
+    A model's ``<think>…</think>`` reasoning is never part of the answer, even when it cites.
     ``complete=False`` is for an answer still streaming in (or cut off by the token limit): its
     last sentence may be unfinished, or its citations may be still to come, so it is left out.
     """
     pieces = [
         (line, match.group())
-        for line, text in enumerate(answer.splitlines())
+        for line, text in enumerate(_THINKING.sub("", answer).splitlines())
         for match in _SENTENCE.finditer(text)
         if match.group().strip()
     ]

@@ -66,6 +66,9 @@ PASSAGES = (
         (NOT_IN_THE_WIKI["en"], [], (), 1, ()),
         (NOT_IN_THE_WIKI["ja"], [], (), 1, ()),
         ("", [], (), 0, ()),
+        # a reasoning model's thinking is not the answer, even while it is still thinking
+        ("<think>Passage [1] says so.</think>\nByteDance [1].", ["ByteDance [1]."], (1,), 0, ()),
+        ("<think>Passage [1] says so. And [2]", [], (), 0, ()),
         # the order of first citation is the order of the sources
         ("A [2]. B [1][2].", ["A [2]. ", "B [1][2]."], (2, 1), 0, ()),
     ],
