@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import openai
 
-from bot.llm_grounding import Grounding, Passage, chat_messages, ground, question_language
+from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground, question_language
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ class WrittenAnswer:
 
     model: str
     grounding: Grounding
-    passages: tuple[Passage, ...]
+    passages: tuple[NumberedPassage, ...]
 
 
 class ModelAnswerFailed(Exception):
@@ -61,7 +61,11 @@ def model_configured(settings: Settings) -> bool:
 
 
 async def write_answer(
-    settings: Settings, question: str, passages: tuple[Passage, ...], *, on_draft: OnDraft | None = None
+    settings: Settings,
+    question: str,
+    passages: tuple[NumberedPassage, ...],
+    *,
+    on_draft: OnDraft | None = None,
 ) -> WrittenAnswer | None:
     """The model's grounded answer to ``question`` from ``passages``, or None (logged) on any failure.
 

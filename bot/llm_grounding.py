@@ -33,7 +33,7 @@ _SENTENCE = re.compile(rf"[^\n]*?(?:[。！？]|[.!?](?=\s|$))(?:\s*{_MARKER})*[
 
 
 @dataclass(frozen=True, slots=True)
-class Passage:
+class NumberedPassage:
     """One passage as the model sees it: ``[number] title § section`` and its text."""
 
     number: int
@@ -70,11 +70,11 @@ class Grounding:
         return tuple(dict.fromkeys(n for sentence in self.sentences for n in sentence.citations))
 
 
-def passages_from(result: SearchResult) -> tuple[Passage, ...]:
+def passages_from(result: SearchResult) -> tuple[NumberedPassage, ...]:
     """The passages a question's answer is written from, numbered in rank order from 1."""
     hits = [hit for hit in result.hits if hit.snippet.strip()]
     return tuple(
-        Passage(number, hit.path, hit.title, hit.section, _clipped(hit.snippet), hit.url)
+        NumberedPassage(number, hit.path, hit.title, hit.section, _clipped(hit.snippet), hit.url)
         for number, hit in enumerate(hits, start=1)
     )
 
@@ -87,7 +87,9 @@ def question_language(question: str, ui_language: str = "auto") -> str:
     return "ja" if _CJK.search(question) else "en"
 
 
-def chat_messages(question: str, passages: tuple[Passage, ...], language: str) -> list[dict[str, str]]:
+def chat_messages(
+    question: str, passages: tuple[NumberedPassage, ...], language: str
+) -> list[dict[str, str]]:
     """The system instructions and the user message (the question, then the numbered passages).
 
     The passages go in the user message as quoted material, and the instructions say that text
@@ -140,7 +142,7 @@ def _known(marker: str, sent: int) -> str:
     return "".join(f"[{n}]" for n in map(int, _NUMBER.findall(marker)) if 1 <= n <= sent)
 
 
-def _passage_text(passage: Passage) -> str:
+def _passage_text(passage: NumberedPassage) -> str:
     heading = f"[{passage.number}] {passage.title}"
     if passage.section:
         heading += f" § {passage.section}"

@@ -29,7 +29,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks.written import draft_blocks, written_blocks, written_text
 from bot.delivery import post_reply
 from bot.llm import WrittenAnswer, model_configured, write_answer
-from bot.llm_grounding import Grounding, Passage, Sentence, passages_from
+from bot.llm_grounding import Grounding, NumberedPassage, Sentence, passages_from
 from bot.replies import Reply, reply_for_text
 from config.settings import Settings
 from index.wiki import Wiki
@@ -73,7 +73,7 @@ async def final_reply(reply: Reply, settings: Settings) -> Reply:
     return reply if written is None else written_reply(written)
 
 
-def passages_of(reply: Reply) -> tuple[Passage, ...]:
+def passages_of(reply: Reply) -> tuple[NumberedPassage, ...]:
     """The passages a model may write the reply's answer from: none for cards, help or notices."""
     return passages_from(reply.result) if reply.result is not None else ()
 
@@ -92,7 +92,7 @@ class _InPlace:
         channel: str,
         ts: str,
         extractive: Reply,
-        passages: tuple[Passage, ...],
+        passages: tuple[NumberedPassage, ...],
         model: str,
     ) -> None:
         self.client, self.channel, self.ts = client, channel, ts

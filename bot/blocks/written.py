@@ -24,7 +24,7 @@ from bot.blocks.elements import (
     section,
 )
 from bot.blocks.search import CARD_BUTTON
-from bot.llm_grounding import Grounding, Passage
+from bot.llm_grounding import Grounding, NumberedPassage
 from bot.mrkdwn import bold, escape, escape_clipped, link
 
 _CITED = re.compile(r"\[(\d{1,3})\]")
@@ -32,7 +32,7 @@ _MARKDOWN_BOLD = re.compile(r"\*\*(?!\s)(.+?)(?<!\s)\*\*")
 _BULLET = re.compile(r"^\s*(?:[-*•]\s+|・\s*)")
 
 
-def written_blocks(grounding: Grounding, passages: Sequence[Passage], model: str) -> list[dict]:
+def written_blocks(grounding: Grounding, passages: Sequence[NumberedPassage], model: str) -> list[dict]:
     """The final message: the answer, one row per cited page, and who wrote it from what."""
     by_number = {passage.number: passage for passage in passages}
     sources = [source_block(by_number[number], index) for index, number in enumerate(grounding.cited)]
@@ -41,7 +41,7 @@ def written_blocks(grounding: Grounding, passages: Sequence[Passage], model: str
 
 
 def draft_blocks(
-    grounding: Grounding, passages: Sequence[Passage], model: str, extractive: Sequence[dict]
+    grounding: Grounding, passages: Sequence[NumberedPassage], model: str, extractive: Sequence[dict]
 ) -> list[dict]:
     """The answer so far, above the extractive answer the user is already reading."""
     by_number = {passage.number: passage for passage in passages}
@@ -58,7 +58,7 @@ def written_by(model: str, sent: int) -> str:
     return f"written by `{escape(model)}` from {_passages(sent)}"
 
 
-def answer_sections(grounding: Grounding, by_number: dict[int, Passage]) -> list[dict]:
+def answer_sections(grounding: Grounding, by_number: dict[int, NumberedPassage]) -> list[dict]:
     """The answer's lines as mrkdwn, in as few sections as their length allows (lines are never cut)."""
     sections: list[str] = []
     for line in _lines(grounding):
@@ -70,7 +70,7 @@ def answer_sections(grounding: Grounding, by_number: dict[int, Passage]) -> list
     return [section(text) for text in sections]
 
 
-def source_block(passage: Passage, index: int) -> dict:
+def source_block(passage: NumberedPassage, index: int) -> dict:
     """``[n] Title · § Section`` linked to the page, with a button that opens its card."""
     heading = f"[{passage.number}] " + bold(link(passage.url, passage.title))
     if passage.section:
@@ -91,7 +91,7 @@ def _mrkdwn(line: str) -> str:
     return _BULLET.sub("• ", _MARKDOWN_BOLD.sub(r"*\1*", line))
 
 
-def _citation_links(mrkdwn: str, by_number: dict[int, Passage]) -> str:
+def _citation_links(mrkdwn: str, by_number: dict[int, NumberedPassage]) -> str:
     def cite(match: re.Match[str]) -> str:
         passage = by_number.get(int(match.group(1)))
         return link(passage.url, match.group()) if passage is not None else match.group()

@@ -7,7 +7,7 @@ import pytest
 from bot.llm_grounding import (
     MAX_PASSAGE_CHARS,
     NOT_IN_THE_WIKI,
-    Passage,
+    NumberedPassage,
     chat_messages,
     ground,
     passages_from,
@@ -16,8 +16,8 @@ from bot.llm_grounding import (
 from index.model import Hit, SearchResult
 
 PASSAGES = (
-    Passage(1, "wiki/entities/Minder.md", "Minder", "概要", "Minder は ByteDance が開発した。"),
-    Passage(2, "wiki/entities/ByteDance.md", "ByteDance", None, "ByteDance は中国の企業。"),
+    NumberedPassage(1, "wiki/entities/Minder.md", "Minder", "概要", "Minder は ByteDance が開発した。"),
+    NumberedPassage(2, "wiki/entities/ByteDance.md", "ByteDance", None, "ByteDance は中国の企業。"),
 )
 
 
@@ -67,8 +67,8 @@ PASSAGES = (
         (NOT_IN_THE_WIKI["ja"], [], (), 1, ()),
         ("", [], (), 0, ()),
         # a reasoning model's thinking is not the answer, even while it is still thinking
-        ("<think>Passage [1] says so.</think>\nByteDance [1].", ["ByteDance [1]."], (1,), 0, ()),
-        ("<think>Passage [1] says so. And [2]", [], (), 0, ()),
+        ("<think>NumberedPassage [1] says so.</think>\nByteDance [1].", ["ByteDance [1]."], (1,), 0, ()),
+        ("<think>NumberedPassage [1] says so. And [2]", [], (), 0, ()),
         # the order of first citation is the order of the sources
         ("A [2]. B [1][2].", ["A [2]. ", "B [1][2]."], (2, 1), 0, ()),
     ],

@@ -7,11 +7,13 @@ import pytest
 from bot.blocks.elements import MAX_SECTION_TEXT, section
 from bot.blocks.visible import visible_text
 from bot.blocks.written import answer_sections, draft_blocks, written_blocks, written_text
-from bot.llm_grounding import Passage, ground
+from bot.llm_grounding import NumberedPassage, ground
 from tests.bot.block_kit import assert_valid_blocks
 
-LINKED = Passage(1, "wiki/entities/Minder.md", "Minder", "概要", "…", "https://wiki.example.com/Minder")
-PLAIN = Passage(2, "wiki/entities/ByteDance.md", "ByteDance <!channel>", None, "…")
+LINKED = NumberedPassage(
+    1, "wiki/entities/Minder.md", "Minder", "概要", "…", "https://wiki.example.com/Minder"
+)
+PLAIN = NumberedPassage(2, "wiki/entities/ByteDance.md", "ByteDance <!channel>", None, "…")
 PASSAGES = (LINKED, PLAIN)
 
 
