@@ -55,13 +55,25 @@ async def answer_question(
     """
     reply = await asyncio.to_thread(reply_for_text, text, wiki, settings, private=False)
     ts = await post_reply(client, channel, reply, thread_ts=thread_ts)
-    passages = passages_of(reply)
-    if ts is None or not passages or not model_configured(settings) or reply.result is None:
-        return ts
-    message = _InPlace(client, channel, ts, reply, passages, settings.llm_model or "")
-    written = await write_answer(settings, reply.result.query, passages, on_draft=message.draft)
-    await message.finish(written)
+    if ts is not None:
+        await rewrite_in_place(client, channel, ts, reply, settings)
     return ts
+
+
+async def rewrite_in_place(
+    client: AsyncWebClient, channel: str, ts: str, posted: Reply, settings: Settings
+) -> None:
+    """Rewrite the message ``ts`` (``posted``, an extractive answer) with the model's answer.
+
+    Does nothing without a model, or for a reply that is not the answer to a question. On failure
+    the message is left as ``posted`` (or put back to it, if a draft had replaced it).
+    """
+    passages = passages_of(posted)
+    if not passages or not model_configured(settings) or posted.result is None:
+        return
+    message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "")
+    written = await write_answer(settings, posted.result.query, passages, on_draft=message.draft)
+    await message.finish(written)
 
 
 async def final_reply(reply: Reply, settings: Settings) -> Reply:
