@@ -94,7 +94,12 @@ async def write_answer(
         )
         return None
     except Exception as error:  # anything the server or the stream can do wrong ends the same way
-        log.warning("model answer failed (%s: %s): the extractive answer stands", type(error).__name__, error)
+        log.warning(
+            "model answer failed (%s: %s): the extractive answer stands",
+            type(error).__name__,
+            error,
+            exc_info=log.isEnabledFor(logging.DEBUG),
+        )
         return None
     grounding = ground(answer, len(passages), complete=complete)
     if grounding.unknown or grounding.dropped:
