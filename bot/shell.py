@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from bot.replies import reply_for_text
+from bot.replies import replies_for_text
 from bot.terminal import render_reply
 from config.settings import Settings
 from index.wiki import Wiki
@@ -34,4 +34,5 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
                 f"{report.removed} removed"
             )
             continue
-        render_reply(reply_for_text(line, wiki, settings), console)
+        for reply in replies_for_text(line, wiki, settings):
+            render_reply(reply, console)

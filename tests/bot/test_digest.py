@@ -9,25 +9,22 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.blocks.digest import SOURCES_PER_MESSAGE
-from bot.digest import (
-    DIGEST_EVENT,
-    RetryPolicy,
-    digest_json,
-    post_digest,
-    preview_digest,
-    run_digest_command,
-    run_due_digests,
-    schedule_digest,
-    yesterday,
-)
+from bot.cli import digest_command, digest_json
+from bot.digest.channel_run import DIGEST_EVENT, RetryPolicy
+from bot.digest.days import due_day, yesterday
+from bot.digest.posting import post_digest
+from bot.digest.schedule import run_due_digests, schedule_digest
+from bot.replies import digest_preview
 from bot.slack_client import build_client
-from bot.state import StateStore
+from bot.state.store import AsyncStateStore, open_state_store
 from config.settings import Settings
 from index.wiki import Wiki
 from tests.bot.fake_slack import FakeSlack
@@ -68,10 +65,16 @@ def open_wiki(settings: Settings) -> Wiki:
     return wiki
 
 
-def store_later(settings: Settings, seconds: float = 3600) -> StateStore:
-    """The state file as seen ``seconds`` later (an expired lease, a passed back-off); the default
-    is past any lease (LEASE_S plus the longest wait a dead process could have leased for)."""
-    return StateStore(settings.state_db, clock=lambda: time.time() + seconds)
+LATER_S = 3600.0
+"""Past any lease: LEASE_S plus the longest wait a dead process could have leased for."""
+
+
+@contextmanager
+def state_file(settings: Settings, *, later_s: float = 0.0) -> Iterator[AsyncStateStore]:
+    """The state file as the code under test uses it; ``later_s`` sees it that many seconds later
+    (an expired lease, a passed back-off). ``.store`` reads it directly."""
+    with open_state_store(settings.state_db, clock=lambda: time.time() + later_s) as store:
+        yield AsyncStateStore(store)
 
 
 CLI = "import sys; from bot.cli import main; raise SystemExit(main(sys.argv[1:]))"
@@ -117,7 +120,7 @@ def paper_paths(count: int) -> list[str]:
 
 async def test_json_contract_lists_exactly_the_new_sources(tmp_path: Path, vault: Path, capsys) -> None:
     settings = make_settings(tmp_path, wiki_dir=vault)
-    assert await run_digest_command(settings, DAY, dry_run=True, as_json=True) == 0
+    assert await digest_command(settings, DAY, dry_run=True, as_json=True) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"date", "sources"} and data["date"] == DAY.isoformat()
     assert [source["path"] for source in data["sources"]] == paper_paths(3)
@@ -144,7 +147,7 @@ async def test_unpublished_sources_follow_the_setting(
     )
     write_vault(vault, {"wiki/sources/@2022__OReilly__Book - Chapter 1 序.md": chapter})
     settings = make_settings(tmp_path, wiki_dir=vault, digest_include_unpublished=include)
-    assert await run_digest_command(settings, DAY, dry_run=True, as_json=True) == 0
+    assert await digest_command(settings, DAY, dry_run=True, as_json=True) == 0
     assert len(json.loads(capsys.readouterr().out)["sources"]) == expected
 
 
@@ -152,7 +155,7 @@ async def test_dry_run_prints_and_posts_nothing(
     tmp_path: Path, slack: FakeSlack, vault: Path, capsys
 ) -> None:
     settings = settings_for(tmp_path, slack)
-    assert await run_digest_command(settings, DAY, dry_run=True, as_json=False) == 0
+    assert await digest_command(settings, DAY, dry_run=True, as_json=False) == 0
     printed = capsys.readouterr().out
     assert "Paper 02 & <Co>" in printed and "New sources" in printed
     assert slack.calls == []
@@ -163,7 +166,7 @@ async def test_posting_with_json_prints_the_digest_every_time(
 ) -> None:
     settings = settings_for(tmp_path, slack)
     for status in ("posted", "already"):
-        assert await run_digest_command(settings, DAY, dry_run=False, as_json=True) == 0
+        assert await digest_command(settings, DAY, dry_run=False, as_json=True) == 0
         printed = capsys.readouterr()
         assert [s["path"] for s in json.loads(printed.out)["sources"]] == paper_paths(3)
         assert f"digest {DAY} {CHANNEL}: {status}" in printed.err
@@ -173,8 +176,8 @@ async def test_posting_with_json_prints_the_digest_every_time(
 async def test_preview_shows_an_empty_day_too(tmp_path: Path, vault: Path) -> None:
     settings = make_settings(tmp_path, wiki_dir=vault)
     wiki = open_wiki(settings)
-    assert len(await preview_digest(settings, wiki, DAY)) == 1
-    empty = await preview_digest(settings, wiki, DAY + timedelta(days=3))
+    assert len(digest_preview(DAY.isoformat(), wiki, settings)) == 1
+    empty = digest_preview((DAY + timedelta(days=3)).isoformat(), wiki, settings)
     assert len(empty) == 1 and "No new sources" in empty[0].text
 
 
@@ -184,10 +187,10 @@ async def test_preview_shows_an_empty_day_too(tmp_path: Path, vault: Path) -> No
 async def test_posts_once_per_channel_with_metadata(tmp_path: Path, slack: FakeSlack, vault: Path) -> None:
     settings = settings_for(tmp_path, slack, digest_channel=(CHANNEL, OTHER_CHANNEL))
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        first = await post_digest(settings, wiki, build_client(settings), store, DAY)
+    with state_file(settings) as state:
+        first = await post_digest(settings, wiki, build_client(settings), state, DAY)
         calls = len(slack.calls)
-        second = await post_digest(settings, wiki, build_client(settings), store, DAY)
+        second = await post_digest(settings, wiki, build_client(settings), state, DAY)
     assert [c.status for c in first.channels] == ["posted", "posted"]
     assert [c.status for c in second.channels] == ["already", "already"]
     assert len(slack.calls) == calls
@@ -205,8 +208,8 @@ async def test_posts_once_per_channel_with_metadata(tmp_path: Path, slack: FakeS
 async def test_many_sources_are_split_and_each_part_posted_once(tmp_path: Path, slack: FakeSlack) -> None:
     write_vault(tmp_path / "vault", digest_vault(DAY, count=2 * SOURCES_PER_MESSAGE + 1))
     settings = settings_for(tmp_path, slack)
-    with StateStore(settings.state_db) as store:
-        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), store, DAY)
+    with state_file(settings) as state:
+        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), state, DAY)
     assert len(outcome.channels[0].messages) == 3
     assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0), (DAY.isoformat(), 1), (DAY.isoformat(), 2)]
     assert all(len(m["blocks"]) <= 50 for m in slack.messages(CHANNEL))
@@ -218,9 +221,9 @@ async def test_an_empty_day(
 ) -> None:
     settings = settings_for(tmp_path, slack, digest_post_empty=post_empty)
     empty_day = DAY + timedelta(days=5)
-    with StateStore(settings.state_db) as store:
-        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), store, empty_day)
-        run = store.run(empty_day.isoformat(), CHANNEL)
+    with state_file(settings) as state:
+        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), state, empty_day)
+        run = state.store.run(empty_day.isoformat(), CHANNEL)
     assert outcome.channels[0].status == ("posted" if post_empty else "empty")
     assert len(slack.messages(CHANNEL)) == messages
     assert run is not None and run.done
@@ -235,9 +238,9 @@ async def test_429_waits_for_retry_after_and_posts_once(
     settings = settings_for(tmp_path, slack)
     slack.fail("chat.postMessage", status=429, retry_after=1)
     started = time.monotonic()
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         outcome = await post_digest(
-            settings, open_wiki(settings), build_client(settings), store, DAY, policy=FAST
+            settings, open_wiki(settings), build_client(settings), state, DAY, policy=FAST
         )
     assert outcome.channels[0].status == "posted"
     assert time.monotonic() - started >= 1.0
@@ -257,9 +260,9 @@ async def test_uncertain_failures_are_reconciled_before_posting_again(
         slack.drop("chat.postMessage")
     else:
         slack.lose_answer()
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         outcome = await post_digest(
-            settings, open_wiki(settings), build_client(settings), store, DAY, policy=FAST
+            settings, open_wiki(settings), build_client(settings), state, DAY, policy=FAST
         )
     assert outcome.channels[0].status == "posted"
     assert len(slack.messages(CHANNEL)) == 1
@@ -283,10 +286,10 @@ async def test_an_outage_fails_the_run_and_a_later_run_posts_once(
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
     slack.fail("chat.postMessage", status=500, times=FAST.attempts)
-    with StateStore(settings.state_db) as store:
-        failed = await post_digest(settings, wiki, build_client(settings), store, DAY, policy=FAST)
-        run = store.run(DAY.isoformat(), CHANNEL)
-        backing_off = await post_digest(settings, wiki, build_client(settings), store, DAY, policy=FAST)
+    with state_file(settings) as state:
+        failed = await post_digest(settings, wiki, build_client(settings), state, DAY, policy=FAST)
+        run = state.store.run(DAY.isoformat(), CHANNEL)
+        backing_off = await post_digest(settings, wiki, build_client(settings), state, DAY, policy=FAST)
     assert failed.channels[0].status == "failed" and "500" in (failed.channels[0].error or "")
     assert run is not None and not run.done and run.status == "failed" and run.inflight == 0
     assert backing_off.channels[0].status == "failed"
@@ -294,9 +297,9 @@ async def test_an_outage_fails_the_run_and_a_later_run_posts_once(
     assert len(slack.calls_to("conversations.history")) == FAST.attempts, (
         "before each post but the first retry"
     )
-    with store_later(settings, 60) as later:
+    with state_file(settings, later_s=60) as later:
         retried = await post_digest(settings, wiki, build_client(settings), later, DAY, policy=FAST)
-        assert later.run(DAY.isoformat(), CHANNEL).done
+        assert later.store.run(DAY.isoformat(), CHANNEL).done
     assert retried.channels[0].status == "posted"
     assert len(slack.messages(CHANNEL)) == 1
 
@@ -306,11 +309,11 @@ async def test_a_refused_post_is_not_retried_in_the_run(
 ) -> None:
     settings = settings_for(tmp_path, slack)
     slack.answer("chat.postMessage", {"ok": False, "error": "channel_not_found"})
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         outcome = await post_digest(
-            settings, open_wiki(settings), build_client(settings), store, DAY, policy=FAST
+            settings, open_wiki(settings), build_client(settings), state, DAY, policy=FAST
         )
-        run = store.run(DAY.isoformat(), CHANNEL)
+        run = state.store.run(DAY.isoformat(), CHANNEL)
     assert outcome.channels[0].status == "failed" and "channel_not_found" in (outcome.channels[0].error or "")
     assert len(slack.calls_to("chat.postMessage")) == 1
     assert run is not None and not run.done
@@ -321,13 +324,13 @@ async def test_a_lost_state_file_does_not_post_twice(
 ) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        first = await post_digest(settings, wiki, build_client(settings), store, DAY)
+    with state_file(settings) as state:
+        first = await post_digest(settings, wiki, build_client(settings), state, DAY)
     for leftover in settings.state_db.parent.glob(settings.state_db.name + "*"):
         leftover.unlink()
-    with StateStore(settings.state_db) as fresh:
+    with state_file(settings) as fresh:
         again = await post_digest(settings, wiki, build_client(settings), fresh, DAY)
-        assert fresh.run(DAY.isoformat(), CHANNEL).done
+        assert fresh.store.run(DAY.isoformat(), CHANNEL).done
     assert again.channels[0].status == "posted" and again.channels[0].messages == first.channels[0].messages
     assert len(slack.messages(CHANNEL)) == 1
 
@@ -341,11 +344,11 @@ async def test_history_without_scope(
     slack.answer(
         "conversations.history", {"ok": False, "error": "missing_scope", "needed": "channels:history"}
     )
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         if crashed_mid_post:
-            store.claim_run(DAY.isoformat(), CHANNEL, "dead", 1)
-            store.begin_part(DAY.isoformat(), CHANNEL, "dead", 0, 1)
-    with store_later(settings) as later:
+            state.store.claim_run(DAY.isoformat(), CHANNEL, "dead", 1)
+            state.store.begin_part(DAY.isoformat(), CHANNEL, "dead", 0, 1)
+    with state_file(settings, later_s=LATER_S) as later:
         outcome = await post_digest(
             settings, open_wiki(settings), build_client(settings), later, DAY, policy=FAST
         )
@@ -368,19 +371,19 @@ async def test_crash_between_post_and_record_does_not_post_twice(
     await asyncio.wait_for(slack.held.wait(), 60)
     await kill(process)
     (posted,) = slack.messages(CHANNEL)
-    with StateStore(settings.state_db) as store:
-        crashed = store.run(DAY.isoformat(), CHANNEL)
+    with state_file(settings) as state:
+        crashed = state.store.run(DAY.isoformat(), CHANNEL)
         assert (
             crashed is not None
             and crashed.status == "running"
             and crashed.inflight == 0
             and crashed.posted == {}
         )
-        restarted_at_once = await post_digest(settings, wiki, build_client(settings), store, DAY)
+        restarted_at_once = await post_digest(settings, wiki, build_client(settings), state, DAY)
     assert restarted_at_once.channels[0].status == "busy"
-    with store_later(settings) as later:
+    with state_file(settings, later_s=LATER_S) as later:
         resumed = await post_digest(settings, wiki, build_client(settings), later, DAY)
-        assert later.run(DAY.isoformat(), CHANNEL).done
+        assert later.store.run(DAY.isoformat(), CHANNEL).done
     assert resumed.channels[0].status == "posted"
     assert resumed.channels[0].messages == (posted["ts"],)
     assert slack.messages(CHANNEL) == [posted]
@@ -409,7 +412,7 @@ async def test_restart_in_the_middle_of_a_run_posts_each_part_once(
     await kill(process)
     assert len(slack.messages(CHANNEL)) == (2 if second_part == "reached-slack" else 1)
     searched = len(slack.calls_to("conversations.history"))
-    with store_later(settings) as later:
+    with state_file(settings, later_s=LATER_S) as later:
         resumed = await post_digest(settings, wiki, build_client(settings), later, DAY)
     assert resumed.channels[0].status == "posted"
     assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0), (DAY.isoformat(), 1)]
@@ -432,9 +435,9 @@ async def test_two_processes_started_together_post_once(
 async def test_two_runners_in_one_loop_post_once(tmp_path: Path, slack: FakeSlack, vault: Path) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as one, StateStore(settings.state_db) as two:
+    with state_file(settings) as one, state_file(settings) as two:
         outcomes = await asyncio.gather(
-            *(post_digest(settings, wiki, build_client(settings), store, DAY) for store in (one, two))
+            *(post_digest(settings, wiki, build_client(settings), state, DAY) for state in (one, two))
         )
     assert sorted(o.channels[0].status for o in outcomes) in (["busy", "posted"], ["already", "posted"])
     assert len(slack.messages(CHANNEL)) == 1
@@ -460,8 +463,8 @@ def jst(text: str) -> datetime:
 async def test_schedule_step(tmp_path: Path, slack: FakeSlack, vault: Path, now: str, posted_days) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        wait = await run_due_digests(settings, wiki, build_client(settings), store, jst(now), owner="test")
+    with state_file(settings) as state:
+        wait = await run_due_digests(settings, wiki, build_client(settings), state, jst(now), owner="test")
     assert sorted({day for day, _ in slack.parts(CHANNEL)}) == posted_days
     assert 0 < wait <= 86400
 
@@ -472,11 +475,11 @@ async def test_schedule_waits_for_the_time_then_posts_once(
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
     client = build_client(settings)
-    with StateStore(settings.state_db) as store:
-        wait = await run_due_digests(settings, wiki, client, store, jst("2026-10-15T08:59:00"), owner="a")
+    with state_file(settings) as state:
+        wait = await run_due_digests(settings, wiki, client, state, jst("2026-10-15T08:59:00"), owner="a")
         assert wait == pytest.approx(60)
         for now in ("2026-10-15T09:00:00", "2026-10-15T09:01:00", "2026-10-15T18:00:00"):
-            wait = await run_due_digests(settings, wiki, client, store, jst(now), owner="b")
+            wait = await run_due_digests(settings, wiki, client, state, jst(now), owner="b")
     assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0)]
     assert wait == pytest.approx(15 * 3600)
 
@@ -488,12 +491,12 @@ async def test_schedule_retries_a_failed_day_on_a_later_day(
     wiki = open_wiki(settings)
     client = build_client(settings)
     slack.fail("chat.postMessage", status=500, times=FAST.attempts)
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         await run_due_digests(
-            settings, wiki, client, store, jst("2026-10-15T09:00:00"), owner="a", policy=FAST
+            settings, wiki, client, state, jst("2026-10-15T09:00:00"), owner="a", policy=FAST
         )
         assert slack.messages(CHANNEL) == []
-    with store_later(settings, 60) as later:
+    with state_file(settings, later_s=60) as later:
         await run_due_digests(
             settings, wiki, client, later, jst("2026-10-16T09:00:00"), owner="b", policy=FAST
         )
@@ -505,15 +508,15 @@ async def test_schedule_posts_on_start_when_the_time_has_passed(tmp_path: Path, 
     write_vault(tmp_path / "vault", digest_vault(day))
     settings = settings_for(tmp_path, slack, digest_time="00:00")
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        task = asyncio.create_task(schedule_digest(settings, wiki, build_client(settings), store))
+    with state_file(settings) as state:
+        task = asyncio.create_task(schedule_digest(settings, wiki, build_client(settings), state))
         try:
             await slack.wait_for_calls("chat.postMessage", timeout=30)
             await asyncio.sleep(0.5)
         finally:
             task.cancel()
     assert slack.parts(CHANNEL) == [(day.isoformat(), 0)]
-    assert store_later(settings, 0).run(day.isoformat(), CHANNEL).done
+    assert open_state_store(settings.state_db).run(day.isoformat(), CHANNEL).done
 
 
 @pytest.mark.parametrize(
@@ -528,7 +531,5 @@ async def test_schedule_posts_on_start_when_the_time_has_passed(tmp_path: Path, 
     ],
 )
 def test_due_day_in_the_digest_zone(tmp_path: Path, now: str, zone: str, at: str, due: date | None) -> None:
-    from bot.digest import due_day
-
     settings = make_settings(tmp_path, digest_tz=zone, digest_time=at)
     assert due_day(settings, datetime.fromisoformat(now)) == due

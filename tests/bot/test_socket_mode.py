@@ -11,7 +11,7 @@ import pytest
 from bot.app import create_app
 from bot.slack_client import build_client
 from bot.socket_mode import SocketModeConnection
-from bot.state import StateStore
+from bot.state.store import AsyncStateStore, open_state_store
 from tests.bot.block_kit import assert_valid_blocks, message_text
 from tests.bot.conftest import APP_TOKEN, bot_settings
 from tests.bot.fake_slack import APP_ID, BOT_USER_ID, CHANNEL_ID, TEAM_ID, USER_ID, FakeSlack, mention_event
@@ -20,8 +20,8 @@ from tests.bot.fake_slack import APP_ID, BOT_USER_ID, CHANNEL_ID, TEAM_ID, USER_
 @pytest.fixture
 async def connection(tmp_path, fake_slack: FakeSlack, linked_wiki) -> AsyncIterator[SocketModeConnection]:
     settings = bot_settings(tmp_path, fake_slack, slack_signing_secret=None)
-    with StateStore(settings.state_db) as store:
-        app = create_app(settings, linked_wiki, store, build_client(settings))
+    with open_state_store(settings.state_db) as store:
+        app = create_app(settings, linked_wiki, AsyncStateStore(store), build_client(settings))
         connection = SocketModeConnection(app, APP_TOKEN, check_interval=0.1)
         task = asyncio.create_task(connection.run())
         try:
