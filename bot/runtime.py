@@ -18,7 +18,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import create_app
 from bot.digest.schedule import schedule_digest
-from bot.freshness import keep_fresh
+from bot.freshness import Freshener, keep_fresh
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
 from config.settings import Settings, require, require_wiki_dir
@@ -57,7 +57,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
         state = AsyncStateStore(store)
         background = [
             asyncio.create_task(
-                keep_fresh(wiki, settings.wiki_dir, settings.index_dir, settings.watch_interval),
+                keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
                 name="freshness",
             ),
             asyncio.create_task(schedule_digest(settings, wiki, client, state), name="digest"),
