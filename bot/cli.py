@@ -232,11 +232,17 @@ def print_search(result: SearchResult) -> None:
 
 
 def run_ask(settings: Settings, args: argparse.Namespace) -> int:
+    """The messages as Slack would end up showing them: with ``LLM_*`` set, after the model
+    answered (or failed, which leaves the extractive answer)."""
+    from bot.questions import final_reply
     from bot.replies import replies_for_text
     from bot.terminal import render_reply
 
     wiki = fresh_wiki(settings)
-    replies = replies_for_text(" ".join(args.text), wiki, settings)
+    replies = [
+        asyncio.run(final_reply(reply, settings))
+        for reply in replies_for_text(" ".join(args.text), wiki, settings)
+    ]
     if args.json:
         payloads = [reply.message() for reply in replies]
         print_json(payloads[0] if len(payloads) == 1 else payloads)

@@ -117,7 +117,7 @@ def question_reply(question: str, wiki: Wiki, settings: Settings) -> Reply:
     result = wiki.search(question, limit=SEARCH_LIMIT)
     subject = main_subject(result)
     card = wiki.card(subject) if subject is not None else None
-    return Reply(answer_text(result, card), tuple(answer_blocks(result, card)))
+    return Reply(answer_text(result, card), tuple(answer_blocks(result, card)), result)
 
 
 def main_subject(result: SearchResult) -> str | None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.console import Console
 
+from bot.questions import final_reply
 from bot.replies import replies_for_text
 from bot.terminal import render_reply
 from config.settings import Settings
@@ -35,4 +38,4 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
             )
             continue
         for reply in replies_for_text(line, wiki, settings):
-            render_reply(reply, console)
+            render_reply(asyncio.run(final_reply(reply, settings)), console)

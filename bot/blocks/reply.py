@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from index.model import SearchResult
+
 
 @dataclass(frozen=True)
 class Reply:
@@ -11,6 +13,8 @@ class Reply:
 
     text: str
     blocks: tuple[dict, ...]
+    result: SearchResult | None = None
+    """For the answer to a question: the search it was built from (the passages a model may rewrite)."""
 
     def message(self) -> dict:
         return {"text": self.text, "blocks": list(self.blocks)}

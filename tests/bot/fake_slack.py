@@ -16,8 +16,9 @@ What it does:
   with its own WebSocket URL for ``xapp-`` tokens, and ``{"ok": true}`` for anything else
   (``slack.answer(method, body)`` overrides an answer);
 - keeps channels: ``chat.postMessage`` stores the message (with its metadata) under a fresh ``ts``,
+  ``chat.update`` changes a stored message (``message_not_found`` otherwise),
   ``conversations.history`` returns the channel newest first, paginated, metadata only when asked
-  (``slack.messages(channel)``, ``slack.parts(channel)`` read them back);
+  (``slack.messages(channel)``, ``slack.parts(channel)`` and ``slack.message(ts)`` read them back);
 - injects failures for chosen methods: ``slack.fail(method, status=429, retry_after=1)``,
   ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
   answer); each applies to the next ``times`` calls of that method. For posts in particular:
@@ -102,6 +103,7 @@ class FakeSlack:
         self._faults: dict[str, list[_Fault]] = {}
         self._answers: dict[str, dict[str, Any]] = {}
         self._ts = itertools.count(1)
+        self._messages: dict[str, dict[str, Any]] = {}
         self._sockets: list[web.WebSocketResponse] = []
         self._sockets_open = asyncio.Event()
         self._sockets_open.set()
@@ -195,6 +197,10 @@ class FakeSlack:
     def calls_to(self, method: str, *, answered: bool = True) -> list[Call]:
         """Calls of ``method``; by default only those answered with 200 (not the injected failures)."""
         return [c for c in self.calls if c.method == method and (not answered or c.status == 200)]
+
+    def message(self, ts: str) -> dict[str, Any]:
+        """The message posted as ``ts`` as it stands now: as posted, then as updated."""
+        return self._messages[ts]
 
     def responses_to(self, name: str) -> list[ResponsePost]:
         return [post for post in self.responses if post.name == name]
@@ -323,6 +329,11 @@ class FakeSlack:
             return {"ok": True, "url": self.socket_url}
         if method == "chat.postMessage":
             return self._store(args)
+        if method == "chat.update":
+            if args.get("ts") not in self._messages:
+                return {"ok": False, "error": "message_not_found"}
+            self._messages[args["ts"]].update(args)
+            return {"ok": True, "channel": args.get("channel"), "ts": args["ts"], "text": args.get("text")}
         if method == "conversations.history":
             return self._history(args)
         if method == "chat.postEphemeral":
@@ -342,6 +353,7 @@ class FakeSlack:
             "metadata": args.get("metadata"),
         }
         self.channels.setdefault(args["channel"], []).append(message)
+        self._messages[message["ts"]] = message
         return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
 
     def _history(self, args: dict[str, Any]) -> dict[str, Any]:
