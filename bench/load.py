@@ -10,7 +10,8 @@ localhost too. Once ``/healthz`` says the index is ready it sends N signed reque
 (answered with ``chat.postMessage`` in the event's thread), while a page of the vault is rewritten every
 ``--edit-every`` seconds. Then it waits, up to ``--answer-timeout``, for every request to be answered, and a
 moment more for answers that come twice. Printed: ack p50/p99/max and acks over 3 s, requests answered
-exactly once (and never, or more than once), apologies, answer latency, the server's RSS before and after.
+exactly once (and never, or more than once), apologies, busy notices (the answer queue was full: they are
+not answers), answer latency, the server's RSS before and after.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from rich.table import Table
 from bench.generate import DEFAULT_SEED, generate
 from bench.measure import REPO, percentile, tree_rss
 from bot.app import FAILURE
+from bot.delivery import BUSY, OVERLOADED
 from config.settings import Settings
 from tests.bot.fake_slack import FakeSlack, SlackSender, mention_event
 
@@ -87,6 +89,8 @@ class Ack:
     seconds: float
     sent_at: float
     error: str | None = None
+    busy: bool = False
+    """The ack said the bot is busy (a command that found the answer queue full)."""
 
 
 def plan_requests(queries: dict, count: int) -> list[Request]:
@@ -127,7 +131,7 @@ async def send(sender: SlackSender, slack: FakeSlack, request: Request) -> Ack:
             sent = await sender.command(command, request.text, response_url=slack.response_url(request.name))
     except (aiohttp.ClientError, TimeoutError) as error:
         return Ack(request.name, 0, time.monotonic() - started, started, error=type(error).__name__)
-    return Ack(request.name, sent.status, sent.seconds, started)
+    return Ack(request.name, sent.status, sent.seconds, started, busy=BUSY.text in sent.text)
 
 
 async def burst(
@@ -150,14 +154,31 @@ class Answer:
     apology: bool
 
 
+APOLOGIES = frozenset({FAILURE.text, OVERLOADED.text})
+
+
 def answers(slack: FakeSlack) -> Iterator[Answer]:
-    """Every answer the fake Slack received, by request name (response_url name or thread ts)."""
+    """Every answer the fake Slack received, by request name (response_url name or thread ts);
+    busy notices are not answers (`busy_notices`)."""
     for post in slack.responses:
-        yield Answer(post.name, post.at, post.body.get("text") == FAILURE.text)
+        if post.body.get("text") != BUSY.text:
+            yield Answer(post.name, post.at, post.body.get("text") in APOLOGIES)
     for method in ("chat.postMessage", "chat.postEphemeral"):
         for call in slack.calls_to(method):
             name = call.args.get("thread_ts") or call.args.get("ts") or ""
-            yield Answer(str(name), call.at, call.args.get("text") == FAILURE.text)
+            if call.args.get("text") != BUSY.text:
+                yield Answer(str(name), call.at, call.args.get("text") in APOLOGIES)
+
+
+def busy_notices(acks: list[Ack], slack: FakeSlack) -> int:
+    """Requests told "busy, answering in a moment": in their ack, or by a post in their thread."""
+    posts = sum(post.body.get("text") == BUSY.text for post in slack.responses)
+    calls = sum(
+        call.args.get("text") == BUSY.text
+        for method in ("chat.postMessage", "chat.postEphemeral")
+        for call in slack.calls_to(method)
+    )
+    return sum(ack.busy for ack in acks) + posts + calls
 
 
 async def wait_for_answers(slack: FakeSlack, names: set[str], timeout_s: float, settle_s: float) -> None:
@@ -194,6 +215,7 @@ def tally(requests: list[Request], acks: list[Ack], slack: FakeSlack) -> dict:
         "unanswered": sum(count[name] == 0 for name in names),
         "answered_twice_or_more": sum(count[name] > 1 for name in names),
         "apologies": len(apologies),
+        "busy_notices": busy_notices(acks, slack),
         "answer_p50_s": percentile(latency, 50),
         "answer_p99_s": percentile(latency, 99),
         "answer_max_s": max(latency, default=float("nan")),
@@ -413,6 +435,7 @@ def print_load(result: dict, console: Console) -> None:
         ("never answered", str(result["unanswered"])),
         ("answered more than once", str(result["answered_twice_or_more"])),
         ("apologies", str(result["apologies"])),
+        ("told busy first", str(result.get("busy_notices", 0))),
         (
             "answer p50 / p99 / max, from send",
             _seconds(result, "answer_p50_s", "answer_p99_s", "answer_max_s"),

@@ -5,13 +5,17 @@ signature, authorization, the app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
-3. hand the listeners the wiki, the settings and the state store (as the ``wiki``, ``settings``
-   and ``state`` arguments).
+3. hand the listeners the wiki, the settings, the state store and the answer queue (as the
+   ``wiki``, ``settings``, ``state`` and ``answers`` arguments).
 
 Each event is answered once whatever Slack retries; that claim is made after the event is
 acknowledged (`bot.listeners.events.once`).
 
-One error handler logs a failed listener with its context and tells the user politely.
+Listeners do their domain work through the answer queue (`bot.answer_queue`), never on the
+event loop: the ack path only verifies, routes and responds.
+
+One error handler logs a failed listener with its context and tells the user politely (that the
+bot is overloaded, when the answer queue stayed full).
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answer_queue import AnswerQueue, Overloaded
 from bot.blocks.notices import failure_blocks
-from bot.delivery import respond_privately
+from bot.delivery import OVERLOADED, respond_privately, tell_user
 from bot.listeners import register_listeners
 from bot.replies import Reply
 from bot.state.store import AsyncStateStore
@@ -40,11 +45,19 @@ FAILURE = Reply("Sorry, something went wrong while answering.", tuple(failure_bl
 OTHER_TEAM_TEXT = "Sorry, sakuin is not available in this workspace."
 
 
-def create_app(settings: Settings, wiki: Wiki, state: AsyncStateStore, client: AsyncWebClient) -> AsyncApp:
+def create_app(
+    settings: Settings,
+    wiki: Wiki,
+    state: AsyncStateStore,
+    client: AsyncWebClient,
+    answers: AnswerQueue | None = None,
+) -> AsyncApp:
     """The Bolt app for HTTP (`bot.server`) and Socket Mode (`bot.socket_mode`) alike.
 
     Events are acknowledged before the listener runs (``process_before_response=False``): a search
-    may take longer than Slack's 3 seconds, and the answer is posted afterwards.
+    may take longer than Slack's 3 seconds, and the answer is posted afterwards. ``answers`` is
+    the queue the listeners answer through (by default one with a thread per core); its owner
+    closes it.
     """
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = AsyncApp(
@@ -55,7 +68,7 @@ def create_app(settings: Settings, wiki: Wiki, state: AsyncStateStore, client: A
     )
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
-    app.use(_provide(settings, wiki, state))
+    app.use(_provide(settings, wiki, state, answers or AnswerQueue()))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -104,11 +117,14 @@ async def _ignore_bots(context: AsyncBoltContext, body: dict, next: Next) -> Bol
     return None
 
 
-def _provide(settings: Settings, wiki: Wiki, state: AsyncStateStore) -> Callable[..., Awaitable[None]]:
+def _provide(
+    settings: Settings, wiki: Wiki, state: AsyncStateStore, answers: AnswerQueue
+) -> Callable[..., Awaitable[None]]:
     async def provide(context: AsyncBoltContext, next: Next) -> None:
         context["wiki"] = wiki
         context["settings"] = settings
         context["state"] = state
+        context["answers"] = answers
         await next()
 
     return provide
@@ -118,35 +134,33 @@ async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) 
     """Log what failed for whom, then apologise to the user where they asked."""
     event = body.get("event") if isinstance(body.get("event"), dict) else {}
     channel = event.get("channel") or body.get("channel_id") or (body.get("channel") or {}).get("id")
-    log.error(
+    overloaded = isinstance(error, Overloaded)
+    log.log(
+        logging.WARNING if overloaded else logging.ERROR,
         "listener failed on %s (team %s, user %s, channel %s): %s",
         _kind(body),
         context.team_id,
         context.user_id,
         channel,
         error,
-        exc_info=error,
+        exc_info=None if overloaded else error,
     )
     try:
-        await _apologise(context, event, channel)
+        await _apologise(context, event, channel, OVERLOADED if overloaded else FAILURE)
     except Exception as apology_error:  # the user cannot be told; the log above is what is left
         log.error("could not tell the user about the failure: %s", apology_error)
 
 
-async def _apologise(context: AsyncBoltContext, event: dict[str, Any], channel: str | None) -> None:
+async def _apologise(
+    context: AsyncBoltContext, event: dict[str, Any], channel: str | None, apology: Reply
+) -> None:
     if context.respond is not None and context.respond.response_url:
-        await respond_privately(context.respond, FAILURE)
+        await respond_privately(context.respond, apology)
         return
-    user = event.get("user")
     if not channel or event.get("type") not in ("app_mention", "message"):
         return
-    thread_ts = event.get("thread_ts") or event.get("ts")
-    if channel.startswith("D"):
-        await context.client.chat_postMessage(channel=channel, text=FAILURE.text, blocks=list(FAILURE.blocks))
-    elif user:
-        await context.client.chat_postEphemeral(
-            channel=channel, user=user, thread_ts=thread_ts, text=FAILURE.text, blocks=list(FAILURE.blocks)
-        )
+    thread_ts = None if channel.startswith("D") else event.get("thread_ts") or event.get("ts")
+    await tell_user(context.client, channel, event.get("user"), apology, thread_ts=thread_ts)
 
 
 def _kind(body: dict) -> str:

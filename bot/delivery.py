@@ -1,4 +1,5 @@
-"""Delivering a `Reply` to Slack: privately through ``response_url``, publicly, or as a message.
+"""Delivering a `Reply` to Slack: privately through ``response_url``, publicly, as a message, or as a
+notice for the one user who asked.
 
 Slack answers a ``response_url`` post with an HTTP status instead of raising; a failed delivery
 (expired URL, too many uses) is logged here with what was being delivered.
@@ -8,12 +9,30 @@ from __future__ import annotations
 
 import logging
 
+from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answer_queue import AnswerQueue
+from bot.blocks.notices import busy_blocks, overloaded_blocks
 from bot.replies import Reply
 
 log = logging.getLogger(__name__)
+
+BUSY = Reply("Many questions at once: answering yours in a moment.", tuple(busy_blocks()))
+OVERLOADED = Reply(
+    "Sorry, too many questions at once: please ask again in a minute.", tuple(overloaded_blocks())
+)
+
+
+async def acknowledge_command(ack: AsyncAck, answers: AnswerQueue) -> None:
+    """Acknowledge a slash command; when the answer queue is full, the ack itself carries `BUSY`
+    (Slack shows a command's ack body to the user at once, and it costs none of the five posts a
+    ``response_url`` allows)."""
+    if answers.full:
+        await ack(text=BUSY.text, blocks=list(BUSY.blocks))
+    else:
+        await ack()
 
 
 async def respond_privately(respond: AsyncRespond, reply: Reply, *, replace: bool = False) -> None:
@@ -65,3 +84,18 @@ async def post_reply(
         unfurl_media=False,
     )
     return response.get("ts")
+
+
+async def tell_user(
+    client: AsyncWebClient, channel: str, user: str | None, reply: Reply, *, thread_ts: str | None = None
+) -> None:
+    """A notice for the one user who asked (busy, sorry): a message in their DM with the bot, or
+    in a channel a message only they see, in the thread they asked in."""
+    if channel.startswith("D"):
+        await client.chat_postMessage(
+            channel=channel, thread_ts=thread_ts, text=reply.text, blocks=list(reply.blocks)
+        )
+    elif user:
+        await client.chat_postEphemeral(
+            channel=channel, user=user, thread_ts=thread_ts, text=reply.text, blocks=list(reply.blocks)
+        )

@@ -18,7 +18,6 @@ the text as it arrives, before its citations can be checked; and it only works i
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 
@@ -26,6 +25,7 @@ import aiohttp
 from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answer_queue import AnswerQueue, Busy
 from bot.blocks.written import draft_blocks, written_blocks, written_text
 from bot.delivery import post_reply
 from bot.llm import WrittenAnswer, model_configured, write_answer
@@ -46,14 +46,17 @@ async def answer_question(
     text: str,
     wiki: Wiki,
     settings: Settings,
+    answers: AnswerQueue,
     *,
     thread_ts: str | None = None,
+    on_busy: Busy | None = None,
 ) -> str | None:
     """Post the answer to ``text`` (in ``thread_ts`` when given), then let the model rewrite it.
 
-    Returns the ``ts`` of the one message posted.
+    The answer is composed through ``answers`` (``on_busy`` is awaited when it is full). Returns
+    the ``ts`` of the one message posted.
     """
-    reply = await asyncio.to_thread(reply_for_text, text, wiki, settings, private=False)
+    reply = await answers.run(reply_for_text, text, wiki, settings, private=False, on_busy=on_busy)
     ts = await post_reply(client, channel, reply, thread_ts=thread_ts)
     if ts is not None:
         await rewrite_in_place(client, channel, ts, reply, settings)

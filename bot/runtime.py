@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answer_queue import AnswerQueue
 from bot.app import create_app
 from bot.digest.schedule import schedule_digest
 from bot.freshness import Freshener, keep_fresh
@@ -62,9 +63,11 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
             ),
             asyncio.create_task(schedule_digest(settings, wiki, client, state), name="digest"),
         ]
+        answers = AnswerQueue()
         try:
-            yield Bot(create_app(settings, wiki, state, client), wiki)
+            yield Bot(create_app(settings, wiki, state, client, answers), wiki)
         finally:
+            answers.close()
             for task in background:
                 task.cancel()
             for task in background:

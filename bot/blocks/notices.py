@@ -1,4 +1,4 @@
-"""Short polite messages: a question that is too long, an index that is not ready, a failure."""
+"""Short polite messages: a question that is too long, an index that is not ready, a busy bot, a failure."""
 
 from __future__ import annotations
 
@@ -22,6 +22,19 @@ def index_not_ready_blocks() -> list[dict]:
 def failure_blocks() -> list[dict]:
     return [
         section("Sorry, something went wrong while answering. The error has been logged; please try again.")
+    ]
+
+
+def busy_blocks() -> list[dict]:
+    return [section("Many questions at once: answering yours in a moment.")]
+
+
+def overloaded_blocks() -> list[dict]:
+    return [
+        section(
+            "Sorry, there were too many questions at once and yours could not be answered. "
+            "Please ask again in a minute."
+        )
     ]
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from bench.load import MIX, Ack, Options, Request, parse_args, plan_requests, run_load, tally
 from bot.app import FAILURE
+from bot.delivery import BUSY, OVERLOADED
 from tests.bot.fake_slack import Call, FakeSlack, ResponsePost
 
 QUERIES = {
@@ -52,6 +53,34 @@ def test_answers_are_counted_per_request() -> None:
     assert result["unanswered"] == 2  # the second mention and r4
     assert result["answer_max_s"] == pytest.approx(4.0)
     assert result["ack_max_s"] == pytest.approx(0.5)
+
+
+def test_busy_notices_are_counted_apart_from_answers() -> None:
+    """Told busy in the ack or in the thread, then answered: answered once; the overload apology
+    is an apology."""
+    requests = [
+        Request("entity", "ByteDance", "r0"),
+        Request("mention", "q", "1800000001.000100"),
+        Request("wiki", "q", "r2"),
+    ]
+    acks = [
+        Ack("r0", 200, 0.1, 100.0, busy=True),
+        Ack("1800000001.000100", 200, 0.1, 100.0),
+        Ack("r2", 200, 0.1, 100.0, busy=True),
+    ]
+    slack = FakeSlack()
+    slack.responses += [
+        ResponsePost("r0", {"text": "ByteDance"}, 101.0),
+        ResponsePost("r2", {"text": OVERLOADED.text}, 101.0),
+    ]
+    thread = {"thread_ts": "1800000001.000100"}
+    slack.calls += [
+        Call("chat.postEphemeral", {**thread, "text": BUSY.text}, "xoxb", 200, 100.5),
+        Call("chat.postMessage", {**thread, "text": "answer"}, "xoxb", 200, 102.0),
+    ]
+    result = tally(requests, acks, slack)
+    assert (result["answered_once"], result["answered_twice_or_more"]) == (2, 0)
+    assert (result["apologies"], result["busy_notices"]) == (1, 3)
 
 
 @pytest.mark.parametrize(

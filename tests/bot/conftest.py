@@ -10,6 +10,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bot.answer_queue import AnswerQueue
 from bot.app import create_app
 from bot.server import EVENTS_PATH, create_web_app, start_http
 from bot.slack_client import build_client
@@ -80,12 +81,14 @@ def bot_settings(tmp_path: Path, slack: FakeSlack, **overrides: object) -> Setti
 
 @asynccontextmanager
 async def running_bot(
-    tmp_path: Path, slack: FakeSlack, wiki: Wiki, **overrides: object
+    tmp_path: Path, slack: FakeSlack, wiki: Wiki, *, answers: AnswerQueue | None = None, **overrides: object
 ) -> AsyncIterator[RunningBot]:
-    """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port."""
+    """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port; its
+    answer queue is ``answers`` (default: one thread per core)."""
     settings = bot_settings(tmp_path, slack, **overrides)
+    queue = answers or AnswerQueue()
     with open_state_store(settings.state_db) as store:
-        app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings))
+        app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings), queue)
         runner = await start_http(create_web_app(settings, wiki, app), 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:
@@ -93,6 +96,7 @@ async def running_bot(
                 yield RunningBot(settings, slack, sender, store, base_url)
         finally:
             await runner.cleanup()
+            queue.close()
 
 
 @pytest.fixture

@@ -1,9 +1,10 @@
 """Slack gets its acknowledgement at once while the work behind it waits: a search that has not
-finished, or a state file another process holds locked.
+finished, a full answer queue, or a state file another process holds locked.
 
 What the work waits on is held by the test (`Hold`) and let go only after the acks have
 arrived, or at a generous deadline: a handler that waited on the event loop would delay every
-ack until after the release, and the test would see it, on a fast machine as on a slow one.
+ack until after the release, and the test would see it, on a fast machine as on a slow one. The
+answer queue's size is the test's own (never the machine's core count).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.answer_queue import AnswerQueue
+from bot.delivery import BUSY, OVERLOADED
 from bot.runtime import start_bot
 from bot.server import EVENTS_PATH, create_web_app, start_http
 from index.model import SearchResult
@@ -33,9 +36,12 @@ class HeldWiki(Wiki):
     """The real wiki, except that searching for `SLOW` waits until the test lets go."""
 
     hold: Hold
+    held = 0
+    """How many searches are waiting for the test (read by the test to know where its requests are)."""
 
     def search(self, query: str, limit: int = 5) -> SearchResult:
         if SLOW in query:
+            self.held += 1
             self.hold.wait()
         return super().search(query, limit)
 
@@ -49,10 +55,12 @@ async def acked(send: asyncio.Future[Sent] | asyncio.Task[Sent]) -> float:
 async def test_acks_and_other_answers_come_while_searches_wait(
     tmp_path: Path, fake_slack: FakeSlack, wiki_index: Path
 ):
+    """Three searches hold three of the queue's four threads: acks come at once, and another
+    user's lookup is answered on the fourth."""
     wiki = HeldWiki.open(EXAMPLE_VAULT, wiki_index)
     with Hold() as hold:
         wiki.hold = hold
-        async with running_bot(tmp_path, fake_slack, wiki) as bot:
+        async with running_bot(tmp_path, fake_slack, wiki, answers=AnswerQueue(workers=4)) as bot:
             sender = bot.sender
             acks = [
                 await acked(sender.command("/wiki", SLOW, response_url=fake_slack.response_url("slow"))),
@@ -71,6 +79,68 @@ async def test_acks_and_other_answers_come_while_searches_wait(
     assert all(answer.body["blocks"][0]["text"]["text"] == "ByteDance" for answer in answers)
     assert not hold.held_at(slow.at) and all(not hold.held_at(post.at) for post in posts)
     assert {post.args["channel"] for post in posts} == {"C0GENERAL", "D0ALICE"}
+
+
+async def test_a_full_queue_says_busy_then_answers_each_request_once(
+    tmp_path: Path, fake_slack: FakeSlack, wiki_index: Path
+):
+    """One thread, room for one waiting job: the third and fourth requests find the queue full.
+    The command's ack says so, the mention gets a busy notice in its thread; after the search is
+    let go every request is answered, once."""
+    wiki = HeldWiki.open(EXAMPLE_VAULT, wiki_index)
+    answers = AnswerQueue(workers=1, capacity=1)
+    with Hold() as hold:
+        wiki.hold = hold
+        async with running_bot(tmp_path, fake_slack, wiki, answers=answers) as bot:
+            sender = bot.sender
+            await sender.command("/wiki", SLOW, response_url=fake_slack.response_url("slow"))
+            await eventually(lambda: wiki.held == 1, timeout=30, what="the held search")
+            queued = await sender.event(mention_event("Minder とは", ts="1700000100.000100"))
+            await eventually(lambda: answers.full, timeout=30, what="the mention waiting in the queue")
+            busy_command = await sender.command(
+                "/entity", "ByteDance", response_url=fake_slack.response_url("busy")
+            )
+            busy_mention = await sender.event(mention_event("MegaScale とは", ts="1700000300.000100"))
+            (notice,) = await fake_slack.wait_for_calls("chat.postEphemeral", 1, timeout=30)
+            busy_at = time.monotonic()
+            hold.let_go()
+            await fake_slack.wait_for_responses("slow", timeout=30)
+            (card,) = await fake_slack.wait_for_responses("busy", timeout=30)
+            posts = await fake_slack.wait_for_calls("chat.postMessage", 2, timeout=30)
+    assert queued.status == busy_command.status == busy_mention.status == 200
+    assert hold.held_at(busy_at), "the busy notices waited for the search"
+    assert queued.text == ""
+    assert busy_command.json()["text"] == BUSY.text
+    assert (notice.args["text"], notice.args["thread_ts"]) == (BUSY.text, "1700000300.000100")
+    assert card.body["blocks"][0]["text"]["text"] == "ByteDance"
+    assert sorted(post.args["thread_ts"] for post in posts) == ["1700000100.000100", "1700000300.000100"]
+    assert len(fake_slack.calls_to("chat.postEphemeral")) == 1 and len(fake_slack.responses) == 2
+    assert answers.busy_count == 2
+
+
+async def test_a_queue_that_stays_full_apologises_once_and_never_answers_late(
+    tmp_path: Path, fake_slack: FakeSlack, wiki_index: Path
+):
+    """No room within the queue's patience: one apology each (no stack trace, no late answer)."""
+    wiki = HeldWiki.open(EXAMPLE_VAULT, wiki_index)
+    answers = AnswerQueue(workers=1, capacity=0, give_up_s=0.05)
+    with Hold() as hold:
+        wiki.hold = hold
+        async with running_bot(tmp_path, fake_slack, wiki, answers=answers) as bot:
+            sender = bot.sender
+            await sender.command("/wiki", SLOW, response_url=fake_slack.response_url("slow"))
+            await eventually(lambda: wiki.held == 1, timeout=30, what="the held search")
+            await sender.command("/entity", "ByteDance", response_url=fake_slack.response_url("late"))
+            await sender.event(mention_event("MegaScale とは", ts="1700000300.000100"))
+            (apology,) = await fake_slack.wait_for_responses("late", timeout=30)
+            notices = await fake_slack.wait_for_calls("chat.postEphemeral", 2, timeout=30)
+            hold.let_go()
+            await fake_slack.wait_for_responses("slow", timeout=30)
+            await eventually(lambda: answers.full is False, timeout=30, what="the queue to empty")
+    assert apology.body["text"] == OVERLOADED.text
+    assert [notice.args["text"] for notice in notices] == [BUSY.text, OVERLOADED.text]
+    assert fake_slack.responses_to("late") == [apology]
+    assert not fake_slack.calls_to("chat.postMessage")
 
 
 def hold_write_lock(path: Path, hold: Hold, locked: threading.Event) -> None:

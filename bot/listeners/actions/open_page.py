@@ -7,23 +7,22 @@ changes under them.
 
 from __future__ import annotations
 
-import asyncio
-
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 
+from bot.answer_queue import AnswerQueue
 from bot.blocks.buttons import HASHED_PREFIX, hashed_page_value
-from bot.delivery import respond_privately
+from bot.delivery import BUSY, respond_privately
 from bot.replies import Reply, card_reply
 from index.wiki import IndexNotReady, Wiki
 
 
 async def handle_open_page(
-    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki
+    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki, answers: AnswerQueue
 ) -> None:
     await ack()
     value = action.get("value") or (action.get("selected_option") or {}).get("value") or ""
-    reply = await asyncio.to_thread(card_for_value, value, wiki)
+    reply = await answers.run(card_for_value, value, wiki, on_busy=lambda: respond_privately(respond, BUSY))
     in_place = bool((body.get("container") or {}).get("is_ephemeral"))
     await respond_privately(respond, reply, replace=in_place)
 

@@ -7,7 +7,9 @@ import logging
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answer_queue import AnswerQueue
 from bot.blocks.notices import refused_blocks
+from bot.delivery import BUSY, tell_user
 from bot.mrkdwn import strip_mention, unescape
 from bot.questions import answer_question
 from config.settings import Settings
@@ -17,7 +19,12 @@ log = logging.getLogger(__name__)
 
 
 async def handle_app_mention(
-    event: dict, context: AsyncBoltContext, client: AsyncWebClient, wiki: Wiki, settings: Settings
+    event: dict,
+    context: AsyncBoltContext,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    settings: Settings,
+    answers: AnswerQueue,
 ) -> None:
     channel = event["channel"]
     if channel.startswith("D"):
@@ -34,4 +41,5 @@ async def handle_app_mention(
         return
     text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
-    await answer_question(client, channel, text, wiki, settings, thread_ts=thread_ts)
+    busy = lambda: tell_user(client, channel, event.get("user"), BUSY, thread_ts=thread_ts)  # noqa: E731
+    await answer_question(client, channel, text, wiki, settings, answers, thread_ts=thread_ts, on_busy=busy)

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
 from urllib.parse import unquote, urlsplit
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answer_queue import AnswerQueue
 from bot.blocks.card import unfurl_blocks
 from config.settings import Settings
 from index.wiki import IndexNotReady, Wiki
 
 
-async def handle_link_shared(event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings) -> None:
+async def handle_link_shared(
+    event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, answers: AnswerQueue
+) -> None:
     if not settings.wiki_base_url:
         return
     urls = [link["url"] for link in event.get("links") or [] if link.get("url")]
-    unfurls = await asyncio.to_thread(unfurls_for, urls, wiki)
+    unfurls = await answers.run(unfurls_for, urls, wiki)
     if not unfurls:
         return
     if event.get("channel") and event.get("message_ts"):
