@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENTITY, SOURCE, CONCEPT = "entity", "source", "concept"
-
 
 @dataclass(frozen=True, slots=True)
 class Link:

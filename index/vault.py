@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from index.pages import FOLDER_TYPES
+from index.format import FOLDER_TYPES
 
 KNOWLEDGE_DIRS = ("sources", "entities", "concepts", "questions", "surveys")
 COMPANION_DIRS = ("asks", "briefs")
