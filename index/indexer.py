@@ -34,7 +34,7 @@ from index.graph import build_graph, is_knowledge
 from index.model import IndexReport, Page
 from index.pages import parse_page
 from index.store import SearchStore
-from index.vault import VaultFile, list_pages, read_log
+from index.vault import VaultFile, read_log, scan_vault, with_skipped
 
 log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
@@ -162,7 +162,10 @@ def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[in
 
 
 def _relinked(
-    files: list[VaultFile], catalog: Catalog, previous: dict[str, tuple[str, ...]], parsed: dict[str, Page]
+    files: tuple[VaultFile, ...],
+    catalog: Catalog,
+    previous: dict[str, tuple[str, ...]],
+    parsed: dict[str, Page],
 ) -> dict[str, Page]:
     """Unchanged pages whose links now resolve elsewhere (a page they link to was added, removed or
     renamed): read again so the text index holds their current links, as a full build would."""
@@ -209,7 +212,8 @@ def _apply_changes(
     workers: int = 1,
 ) -> tuple[IndexReport, bool]:
     """Apply what changed; also say whether anything did (else nothing needs writing)."""
-    files = list_pages(wiki_dir)
+    scan = scan_vault(wiki_dir)
+    files = scan.files
     present = {file.path for file in files}
     removed = [path for path in catalog.fingerprints if path not in present]
     changed = [file for file in files if catalog.fingerprints.get(file.path) != file.fingerprint]
@@ -262,5 +266,6 @@ def _apply_changes(
         seconds=round(time.perf_counter() - started, 3),
         rebuilt=rebuilt,
         warnings=catalog.warning_list,
+        survey=with_skipped(scan.survey, catalog.skipped),
     )
     return report, dirty

@@ -177,6 +177,29 @@ class Skipped:
 
 
 @dataclass(frozen=True, slots=True)
+class FolderCount:
+    """One top folder of a vault: how many of its notes are pages, how many are not and why."""
+
+    folder: str
+    """``wiki/sources`` (everything under it, at any depth) in a vault with ``wiki/``; the first
+    folder (``papers``, ``People``) elsewhere; ``.`` for files in the vault's root."""
+    indexed: int
+    left_out: tuple[tuple[str, int], ...] = ()
+    """(reason, files) for the Markdown files (and text attachments) that are not pages, most first."""
+
+
+@dataclass(frozen=True, slots=True)
+class VaultSurvey:
+    """What a vault holds and what sakuin reads of it (``sakuin index``, ``sakuin doctor``)."""
+
+    layout: str
+    """``wiki`` (a ``wiki/`` folder), ``plain`` (Markdown notes anywhere) or ``exports`` (``.txt`` only)."""
+    folders: tuple[FolderCount, ...]
+    warning: str | None = None
+    """Set when most notes are left out (or there are none); names the folders that lost them."""
+
+
+@dataclass(frozen=True, slots=True)
 class IndexReport:
     pages: int
     added: int
@@ -187,6 +210,8 @@ class IndexReport:
     rebuilt: bool = False
     warnings: tuple[Skipped, ...] = ()
     """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
+    survey: VaultSurvey | None = None
+    """Per top folder, the notes indexed and those left out with their reasons."""
 
 
 @dataclass(frozen=True, slots=True)
