@@ -16,7 +16,7 @@ from pathlib import Path
 from index.graph import Graph
 from index.model import Page, Skipped
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CATALOG_FILE = "catalog.pickle"
 CURRENT_FILE = "CURRENT"
 
