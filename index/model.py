@@ -171,7 +171,9 @@ class Digest:
 
 
 @dataclass(frozen=True, slots=True)
-class Skipped:
+class FileProblem:
+    """A file skipped (it cannot be a page) or indexed despite a problem, and what was wrong."""
+
     path: str
     reason: str
 
@@ -205,10 +207,10 @@ class IndexReport:
     added: int
     changed: int
     removed: int
-    skipped: tuple[Skipped, ...]
+    skipped: tuple[FileProblem, ...]
     seconds: float
     rebuilt: bool = False
-    warnings: tuple[Skipped, ...] = ()
+    warnings: tuple[FileProblem, ...] = ()
     """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
     survey: VaultSurvey | None = None
     """Per top folder, the notes indexed and those left out with their reasons."""
@@ -221,4 +223,4 @@ class IndexState:
     pages: int = 0
     updated_at: str | None = None
     last_error: str | None = None
-    warnings: tuple[Skipped, ...] = field(default=())
+    warnings: tuple[FileProblem, ...] = field(default=())

@@ -32,14 +32,13 @@ from index.format import (
 from index.frontmatter import list_value, split_frontmatter, text_value
 from index.links import find_links, find_links_in_values, strip_code
 from index.model import Link, Page, Relation, Section
-from index.prose import blurb_text, plain_text, summarize
+from index.prose import CALLOUT, blurb_text, plain_text, summarize
 
 _SECTION_SPLIT = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(```|~~~)")
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 _RELATION_LINE = re.compile(r"^\s*[-*+]\s*(?:\*\*)?([^\[\]:：*]{1,40}?)(?:\*\*)?\s*[:：]\s*(.*)$")
 _BULLET_LINK = re.compile(r"^\s*[-*+]\s*\[\[")
-_CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
 _LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
 
 
@@ -207,7 +206,7 @@ def _without_archives(section: Section) -> Section:
     kept: list[str] = []
     skipping = False
     for line in section.text.split("\n"):
-        callout = _CALLOUT.match(line)
+        callout = CALLOUT.match(line)
         if callout:
             skipping = ARCHIVE_CALLOUT in callout.group(3)
         elif not line.startswith(">"):

@@ -17,7 +17,8 @@ from index.model import Section
 _SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：][^()（）]*[)）]")
 _MARKUP = re.compile(r"\*\*|__|`")
 _CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
-_CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
+CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
+"""``> [!type]- title``: groups type, fold mark, title."""
 _QUOTE = re.compile(r"^(?:>\s?)+", re.MULTILINE)
 _STRUCTURE_LINE = re.compile(r"^(?:#{1,6}[ \t].*|>\s*\[![\w-]+\].*)\n?", re.MULTILINE)
 """Heading lines and callout title lines: structure, not text."""
@@ -98,7 +99,7 @@ def summarize(page_type: str, meta: dict[str, object], sections: tuple[Section, 
 def _abstract(intro: str) -> str | None:
     lines = intro.split("\n")
     for index, line in enumerate(lines):
-        callout = _CALLOUT.match(line.strip())
+        callout = CALLOUT.match(line.strip())
         if callout and callout.group(1).casefold() == "abstract":
             body = []
             for following in lines[index + 1 :]:
