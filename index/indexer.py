@@ -185,7 +185,7 @@ def _relinked(
 def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     """The page in a file and what was wrong with it; no file's oddity stops the others."""
     try:
-        result = parse_page(file.path, file.absolute.read_bytes(), file.folder_type)
+        result = parse_page(file.path, Path(file.absolute).read_bytes(), file.folder_type)
     except OSError as error:
         return None, f"unreadable: {error.strerror or error}"
     except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError

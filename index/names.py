@@ -109,8 +109,8 @@ class NameHit:
         """Sort key; its first three items decide, the rest only order a tie's candidates."""
         return (
             -self.score,
-            0 if self.page.tier == "full" else 1,
             _KIND_RANK[self.kind],
+            0 if self.page.tier == "full" else 1,
             _TYPE_RANK.get(self.page.type, _TYPE_RANK[NOTE]),
             self.page.path,
         )
@@ -277,7 +277,7 @@ class NameTable:
 
 
 def _clear_winner(ranked: list[NameHit]) -> NameHit | None:
-    """The first hit, unless the next different page ties with it (same level, kind and tier)."""
+    """The first hit, unless the next different page ties with it (same score, kind and tier)."""
     best = ranked[0]
     for other in ranked[1:]:
         if other.page.path == best.page.path:

@@ -58,7 +58,8 @@ WARNED_FOLDERS = 5
 class VaultFile:
     path: str
     """Vault-relative POSIX path, NFC-normalised."""
-    absolute: Path
+    absolute: str
+    """Where to read it (the name as the file system spells it, which may be NFD)."""
     folder_type: str | None
     mtime_ns: int
     size: int
@@ -80,12 +81,12 @@ def scan_vault(root: Path) -> Scan:
     """Every file that is a page, in a stable order, and the count of every one that is not."""
     layout = WIKI if (root / WIKI_DIR).is_dir() else PLAIN
     pages: list[VaultFile] = []
-    texts: list[tuple[tuple[str, ...], Path]] = []
+    texts: list[tuple[tuple[str, ...], os.DirEntry[str]]] = []
     indexed: Counter[str] = Counter()
     left_out: dict[str, Counter[str]] = {}
-    stack: list[tuple[Path, tuple[str, ...], str | None]] = [(root, (), None)]
+    stack: list[tuple[str, tuple[str, ...], str | None]] = [(str(root), (), None)]
     while stack:
-        directory, parts, inherited = stack.pop()
+        directory, parts, inherited = stack.pop()  # parts: NFC names from the root
         try:
             with os.scandir(directory) as listing:
                 entries = list(listing)
@@ -102,18 +103,18 @@ def scan_vault(root: Path) -> Scan:
             if is_dir:
                 if name.casefold() not in TOOLING_DIRS:
                     reason = inherited or _folder_reason(layout, parts, name)
-                    stack.append((Path(entry.path), (*parts, name), reason))
+                    stack.append((entry.path, (*parts, name), reason))
                 continue
             relative = (*parts, name)
             if name.endswith(EXPORT_SUFFIX):
                 if (inherited or _file_reason(layout, relative)) is None:
-                    texts.append((relative, Path(entry.path)))
+                    texts.append((relative, entry))
                 continue
             if not name.endswith(NOTE_SUFFIX):
                 continue
             top = top_folder("/".join(relative), layout)
             reason = inherited or _file_reason(layout, relative)
-            file = None if reason else _vault_file(root, Path(entry.path), _type_of(layout, relative))
+            file = None if reason else _vault_file(entry, relative, _type_of(layout, relative))
             if file is None:
                 left_out.setdefault(top, Counter())[reason or UNREADABLE] += 1
             else:
@@ -121,9 +122,9 @@ def scan_vault(root: Path) -> Scan:
                 indexed[top] += 1
     if layout == PLAIN and not pages and texts:
         layout = EXPORTS
-    for relative, absolute in texts:
+    for relative, entry in texts:
         top = top_folder("/".join(relative), layout)
-        file = _vault_file(root, absolute, _type_of(layout, relative)) if layout == EXPORTS else None
+        file = _vault_file(entry, relative, _type_of(layout, relative)) if layout == EXPORTS else None
         if file is None:
             left_out.setdefault(top, Counter())[TEXT_ATTACHMENT if layout != EXPORTS else UNREADABLE] += 1
         else:
@@ -226,14 +227,15 @@ def _type_of(layout: str, relative: tuple[str, ...]) -> str | None:
     return known
 
 
-def _vault_file(root: Path, absolute: Path, page_type: str | None) -> VaultFile | None:
+def _vault_file(
+    entry: os.DirEntry[str], relative: tuple[str, ...], page_type: str | None
+) -> VaultFile | None:
     """The file with its fingerprint, or None when it cannot be stat'ed (a dangling link)."""
     try:
-        stat = absolute.stat()
+        stat = entry.stat()
     except OSError:
         return None
-    relative = unicodedata.normalize("NFC", absolute.relative_to(root).as_posix())
-    return VaultFile(relative, absolute, page_type, stat.st_mtime_ns, stat.st_size)
+    return VaultFile("/".join(relative), entry.path, page_type, stat.st_mtime_ns, stat.st_size)
 
 
 def read_log(root: Path) -> str:

@@ -184,6 +184,8 @@ RANKING_VAULT: dict[str, str | bytes] = {
     "wiki/concepts/SeedTeam.md": entity("SeedTeam", kind="concept"),
     "wiki/entities/Atlas.md": entity("Atlas"),
     "wiki/concepts/Atlas.md": entity("Atlas", kind="concept"),
+    "wiki/entities/ErLynx.md": entity("ErLynx", tier="stub"),
+    "wiki/sources/@2025__arXiv__ErLynx - Straggler Detection.md": "# ErLynx: Straggler Detection\n",
 }
 
 
@@ -204,6 +206,8 @@ def ranked(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         pytest.param("vector-db", "wiki/concepts/Vector-DB.md", id="exact-file-name"),
         pytest.param("Seed Team", E + "ByteDance Seed.md", id="exact-alias-beats-loose-title"),
         pytest.param("seedteam", "wiki/concepts/SeedTeam.md", id="exact-title-beats-loose-alias"),
+        pytest.param("ErLynx", E + "ErLynx.md", id="a-stub-title-beats-a-source-short-title"),
+        pytest.param("ErLyox", E + "ErLynx.md", id="and-so-does-its-typo"),
     ],
 )
 def test_an_exact_name_outranks_every_loose_match(ranked: Wiki, name: str, expected: str) -> None:
