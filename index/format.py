@@ -53,16 +53,10 @@ LOG_FILE = "log.md"
 
 
 def folder_type(folder: str) -> str:
-    """The type a folder under ``wiki/`` gives its pages: listed folders by the table, any other
-    folder its own name in the singular (``channels`` → ``channel``, ``stories`` → ``story``)."""
+    """The type a folder under ``wiki/`` gives its pages: a listed folder's type, else the folder's
+    own name, casefolded (``channels``): predictable, and the team's word for what is in there."""
     name = folder.casefold()
-    if name in FOLDER_TYPES:
-        return FOLDER_TYPES[name]
-    if name.endswith("ies") and len(name) > 4:
-        return name[:-3] + "y"
-    if name.endswith("s") and not name.endswith(("ss", "us", "is")) and len(name) > 3:
-        return name[:-1]
-    return name
+    return FOLDER_TYPES.get(name, name)
 
 
 # -- file names ------------------------------------------------------------------------------

@@ -24,10 +24,10 @@ def test_every_note_under_wiki_is_a_page_at_any_depth_typed_by_its_first_folder(
     assert page_types(GROWN_WIKI) == {
         f"wiki/asks/{HELIX}.md": "ask",
         f"wiki/briefs/serving/{TIDAL}.md": "brief",
-        "wiki/channels/slack.md": "channel",
+        "wiki/channels/slack.md": "channels",
         "wiki/comparisons/Tidal vs Helix.md": "comparison",
-        "wiki/components/Tidal.md": "component",
-        "wiki/components/Vector Store.md": "component",
+        "wiki/components/Tidal.md": "components",
+        "wiki/components/Vector Store.md": "components",
         "wiki/concepts/KVキャッシュ階層化.md": "concept",
         "wiki/concepts/ops/LLM-Ops.md": "concept",
         "wiki/concepts/storage/Vector-DB.md": "concept",
@@ -35,11 +35,11 @@ def test_every_note_under_wiki_is_a_page_at_any_depth_typed_by_its_first_folder(
         "wiki/entities/LLMOps.md": "entity",
         "wiki/entities/orgs/Kestrel Labs.md": "entity",
         "wiki/entities/products/Tidal.md": "entity",
-        "wiki/projects/Atlas (2024 rewrite).md": "project",
+        "wiki/projects/Atlas (2024 rewrite).md": "projects",
         f"wiki/sources/serving/{HELIX}.md": "source",
         f"wiki/sources/serving/{TIDAL}.md": "source",
         f"wiki/sources/training/{LOOM}.md": "source",
-        "wiki/transcripts/2026-10-02 standup.md": "transcript",
+        "wiki/transcripts/2026-10-02 standup.md": "transcripts",
     }
 
 
