@@ -18,8 +18,8 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.reply import Reply
 from bot.mrkdwn import bold, escape, escape_clipped, link
-from bot.replies import Reply
 from index.format import CONCEPT, ENTITY
 from index.model import Digest, DigestItem
 from index.prose import shorten
