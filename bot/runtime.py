@@ -1,8 +1,9 @@
 """The long-running modes: `sakuin serve` (HTTP) and `sakuin socket` (Socket Mode).
 
 Both open the wiki without building it (Slack is acknowledged at once, answering "the index is
-being built" until it is ready), then run two background tasks beside the Slack app: keeping
-the index fresh, and posting the daily digest.
+being built" until it is ready), then run background tasks beside the Slack app: keeping the
+index fresh, posting the daily digest and, with ``WIKI_GIT_URL``, following the vault's remote
+(cloned before anything else, so there is a vault to open).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.app import create_app
 from bot.digest import schedule_digest
 from bot.freshness import keep_fresh
+from bot.git_sync import GitSync
 from bot.slack_client import build_client
 from bot.state import StateStore
 from config.settings import Settings, SettingsError, require
@@ -30,8 +32,8 @@ async def run_http(settings: Settings) -> None:
     require(settings, "slack_bot_token", "slack_signing_secret")
     from bot.server import create_web_app, serve_http
 
-    async def serve(app: AsyncApp, wiki: Wiki) -> None:
-        await serve_http(create_web_app(settings, wiki, app), settings.port)
+    async def serve(app: AsyncApp, wiki: Wiki, sync: GitSync | None) -> None:
+        await serve_http(create_web_app(settings, wiki, app, sync), settings.port)
 
     await _run(settings, serve)
 
@@ -40,13 +42,18 @@ async def run_socket(settings: Settings) -> None:
     require(settings, "slack_bot_token", "slack_app_token")
     from bot.socket_mode import run_socket_mode
 
-    async def serve(app: AsyncApp, wiki: Wiki) -> None:
+    async def serve(app: AsyncApp, wiki: Wiki, sync: GitSync | None) -> None:
         await run_socket_mode(app, settings)
 
     await _run(settings, serve)
 
 
-async def _run(settings: Settings, serve: Callable[[AsyncApp, Wiki], Awaitable[None]]) -> None:
+async def _run(
+    settings: Settings, serve: Callable[[AsyncApp, Wiki, GitSync | None], Awaitable[None]]
+) -> None:
+    sync = GitSync.from_settings(settings)
+    if sync is not None:
+        await sync.start()
     if not settings.wiki_dir.is_dir():
         raise SettingsError(f"invalid setting WIKI_DIR: {settings.wiki_dir} is not a folder")
     wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
@@ -60,8 +67,10 @@ async def _run(settings: Settings, serve: Callable[[AsyncApp, Wiki], Awaitable[N
             ),
             asyncio.create_task(schedule_digest(settings, wiki, client, store), name="digest"),
         ]
+        if sync is not None:
+            background.append(asyncio.create_task(sync.follow(), name="git"))
         try:
-            await serve(app, wiki)
+            await serve(app, wiki, sync)
         finally:
             for task in background:
                 task.cancel()

@@ -11,6 +11,7 @@ import aiohttp
 import pytest
 
 from bot.app import create_app
+from bot.git_sync import GitSync
 from bot.server import EVENTS_PATH, create_web_app, start_http
 from bot.slack_client import build_client
 from bot.state import StateStore
@@ -80,13 +81,14 @@ def bot_settings(tmp_path: Path, slack: FakeSlack, **overrides: object) -> Setti
 
 @asynccontextmanager
 async def running_bot(
-    tmp_path: Path, slack: FakeSlack, wiki: Wiki, **overrides: object
+    tmp_path: Path, slack: FakeSlack, wiki: Wiki, *, sync: GitSync | None = None, **overrides: object
 ) -> AsyncIterator[RunningBot]:
-    """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port."""
+    """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port; ``sync``
+    is the vault's git checkout, for ``/healthz`` and the push webhook."""
     settings = bot_settings(tmp_path, slack, **overrides)
     with StateStore(settings.state_db) as store:
         app = create_app(settings, wiki, store, build_client(settings))
-        runner = await start_http(create_web_app(settings, wiki, app), 0, "127.0.0.1")
+        runner = await start_http(create_web_app(settings, wiki, app, sync), 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:
             async with SlackSender(base_url + EVENTS_PATH, SIGNING_SECRET) as sender:
