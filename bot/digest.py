@@ -42,7 +42,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.digest import digest_messages
 from bot.replies import Reply
-from bot.state import DigestRun, LeaseLost, StateStore
+from bot.state import DigestRun, LeaseLost, StateStore, open_state_store
 from config.settings import Settings, SettingsError, require
 from index.model import Digest
 from index.wiki import IndexNotReady, Wiki
@@ -493,7 +493,7 @@ async def run_digest_command(settings: Settings, day: date | None, dry_run: bool
         return 0
     from bot.slack_client import build_client
 
-    with StateStore(settings.state_db) as store:
+    with open_state_store(settings.state_db) as store:
         outcome = await _post_until_settled(settings, wiki, build_client(settings), store, day)
     if as_json:
         digest = outcome.digest or await asyncio.to_thread(_day_digest, settings, wiki, day)

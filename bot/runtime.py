@@ -21,7 +21,7 @@ from bot.digest import schedule_digest
 from bot.freshness import keep_fresh
 from bot.git_sync import GitSync
 from bot.slack_client import build_client
-from bot.state import StateStore
+from bot.state import open_state_store
 from config.settings import Settings, SettingsError, require
 from index.wiki import Wiki
 
@@ -58,7 +58,7 @@ async def _run(
         raise SettingsError(f"invalid setting WIKI_DIR: {settings.wiki_dir} is not a folder")
     wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
     client: AsyncWebClient = build_client(settings)
-    with StateStore(settings.state_db) as store:
+    with open_state_store(settings.state_db) as store:
         app = create_app(settings, wiki, store, client)
         background = [
             asyncio.create_task(

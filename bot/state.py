@@ -23,6 +23,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.postgres_state import PostgresStateStore
 
 MIN_EVENT_TTL_S = 600.0
 """Slack retries an event for about 5 minutes; remembering it for less would let a retry through."""
@@ -274,6 +278,18 @@ class StateStore:
                 error=error[:500],
                 updated_at=now,
             )
+
+
+def open_state_store(
+    location: Path | str, *, clock: Callable[[], float] = time.time
+) -> StateStore | PostgresStateStore:
+    """``STATE_DB``: a ``postgresql://`` URL opens the shared PostgreSQL store (bot/postgres_state.py),
+    a path the SQLite file. Both have the same methods and guarantees."""
+    if isinstance(location, Path):
+        return StateStore(location, clock=clock)
+    from bot.postgres_state import PostgresStateStore
+
+    return PostgresStateStore(location, clock=clock)
 
 
 def _held_by_other(run: DigestRun, owner: str, now: float) -> bool:

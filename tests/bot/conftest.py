@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from config.settings import Settings
 from index.wiki import Wiki
 from tests.bot.fake_slack import FakeSlack, SlackSender
 from tests.conftest import EXAMPLE_VAULT, make_settings
+from tests.postgres import Cluster, server_binaries
 
 BASE_URL = "https://wiki.example.com/"
 
@@ -101,3 +103,26 @@ async def running_bot(
 async def bot(tmp_path: Path, fake_slack: FakeSlack, linked_wiki: Wiki) -> AsyncIterator[RunningBot]:
     async with running_bot(tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """One throwaway PostgreSQL server for the whole session. Without the server binaries the
+    tests that need it are skipped on a developer's machine and fail on CI (``CI=true``)."""
+    binaries = server_binaries()
+    if binaries is None:
+        message = "PostgreSQL server binaries (initdb, pg_ctl) not found"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = Cluster(binaries).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: Cluster) -> str:
+    """A fresh, empty database of the session's server."""
+    return postgres.database()
