@@ -172,8 +172,9 @@ class GitSync:
         self.directory.parent.mkdir(parents=True, exist_ok=True)
         branch = ["--branch", self.branch] if self.branch else []
         started = time.monotonic()
+        target = str(self.directory.absolute())
         await self._git(
-            "clone", "--depth", "1", "--no-tags", "--quiet", *branch, "--", self.url, str(self.directory),
+            "clone", "--depth", "1", "--no-tags", "--quiet", *branch, "--", self.url, target,
             cwd=self.directory.parent, timeout=CLONE_TIMEOUT_S,
         )  # fmt: skip
         # Keep the token out of the checkout's config: every fetch names the URL itself.

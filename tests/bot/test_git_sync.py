@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.git_sync import GitError, GitSync
+from config.settings import GIT_VAULT
 from tests.bot.git_remote import Remote, git
 from tests.vaults import SMALL_VAULT, entity
 
@@ -37,6 +38,13 @@ async def test_clones_the_default_branch_into_a_missing_folder(remote: Remote, t
     status = sync.status()
     assert (status.commit, status.branch, status.error, status.failures) == (remote.head(), "main", None, 0)
     assert git(vault, "rev-parse", "--is-shallow-repository") == "true"
+
+
+async def test_clones_into_the_default_relative_folder(remote: Remote, tmp_path: Path) -> None:
+    sync = GitSync(remote.url, GIT_VAULT)  # the tests run in tmp_path, as a service in its folder
+    await sync.start()
+    assert (tmp_path / GIT_VAULT / "wiki/entities/ByteDance.md").exists()
+    assert await sync.fetch() is False
 
 
 async def test_follows_pushes_additions_and_deletions(remote: Remote, tmp_path: Path) -> None:
