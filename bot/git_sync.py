@@ -271,6 +271,26 @@ class GitSync:
         cap = max(self.interval, RETRY_MAX_S)
         return min(self.retry_base_s * 2 ** max(self._failures - 1, 0), cap)
 
+    async def remote_tip(self) -> tuple[str, str]:
+        """The branch followed and its tip on the remote (``git ls-remote``), without a checkout;
+        GitError when the remote cannot be reached or has no such branch (``sakuin doctor``)."""
+        ref = f"refs/heads/{self.branch}" if self.branch else "HEAD"
+        listing = await self._git(
+            "ls-remote", "--symref", "--", self.url, ref, cwd=Path.cwd(), timeout=FETCH_TIMEOUT_S
+        )
+        branch, commit = self.branch, None
+        for line in listing.splitlines():
+            name, _, target = line.partition("\t")
+            if name.startswith("ref: "):
+                branch = name.removeprefix("ref: ").removeprefix("refs/heads/")
+            elif target == ref:
+                commit = name
+        if commit is None:
+            raise GitError(
+                f"no branch {self.branch} on the remote" if self.branch else "the remote has no commits"
+            )
+        return branch or "HEAD", commit
+
     # -- git ------------------------------------------------------------------------------
 
     async def _is_checkout(self) -> bool:

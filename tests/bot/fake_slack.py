@@ -18,6 +18,10 @@ What it does:
 - injects failures for chosen methods: ``slack.fail(method, status=429, retry_after=1)``,
   ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
   answer); each applies to the next ``times`` calls of that method;
+- for ``sakuin doctor``: ``slack.granted_scopes`` (when not None) is sent as the ``x-oauth-scopes``
+  header of ``auth.test``, as Slack does; ``conversations.info`` describes the channels in
+  ``slack.channel_info`` (id → fields such as ``name``, ``is_member``) and answers
+  ``channel_not_found`` for any other;
 - serves response URLs: ``slack.response_url("name")`` is a URL whose posts are recorded in
   ``slack.responses`` (`ResponsePost`: name, body); ``fail``/``drop`` with ``"response:<name>"``
   make its next posts fail the same ways;
@@ -88,6 +92,8 @@ class FakeSlack:
     responses: list[ResponsePost] = field(default_factory=list)
     socket_acks: list[dict[str, Any]] = field(default_factory=list)
     socket_connections: int = 0
+    granted_scopes: tuple[str, ...] | None = None
+    channel_info: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._faults: dict[str, list[_Fault]] = {}
@@ -100,8 +106,8 @@ class FakeSlack:
     # -- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> FakeSlack:
-        app = web.Application()
-        app.router.add_post("/api/{method}", self._api)
+        app = web.Application(middlewares=[self._scopes_header])
+        app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/response/{name}", self._response)
         app.router.add_get("/link", self._socket)
         self._runner = web.AppRunner(app, handle_signals=False)
@@ -237,6 +243,8 @@ class FakeSlack:
     def _answer(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
         if method in self._answers:
             return self._answers[method]
+        if method == "conversations.info":
+            return self._conversation_info(args)
         if method == "auth.test":
             if not token or not token.startswith("xoxb-"):
                 return {"ok": False, "error": "invalid_auth"}
@@ -267,6 +275,19 @@ class FakeSlack:
         if method == "views.publish":
             return {"ok": True, "view": {"id": "V0HOME", **(args.get("view") or {})}}
         return {"ok": True}
+
+    @web.middleware
+    async def _scopes_header(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response = await handler(request)
+        if request.match_info.get("method") == "auth.test" and self.granted_scopes is not None:
+            response.headers["x-oauth-scopes"] = ",".join(self.granted_scopes)
+        return response
+
+    def _conversation_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = args.get("channel")
+        if channel not in self.channel_info:
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": {"id": channel, "is_channel": True, **self.channel_info[channel]}}
 
     async def _response(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
@@ -505,6 +526,8 @@ async def _wait_until(condition: Callable[[], bool], timeout: float, what: Calla
 
 
 async def _read_args(request: web.Request) -> dict[str, Any]:
+    if request.method == "GET":
+        return dict(request.query)
     if request.content_type == "application/json":
         return await request.json()
     form = await request.post()
