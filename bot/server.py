@@ -13,6 +13,7 @@ from aiohttp import web
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.git_sync import GitSync
+from bot.push_relay import PushRelay
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -26,10 +27,15 @@ MAX_HOOK_BODY = 25 * 1024 * 1024
 
 
 def create_web_app(
-    settings: Settings, wiki: Wiki, app: AsyncApp, sync: GitSync | None = None
+    settings: Settings,
+    wiki: Wiki,
+    app: AsyncApp,
+    sync: GitSync | None = None,
+    relay: PushRelay | None = None,
 ) -> web.Application:
     """Bolt's aiohttp application for every Slack request, plus the health check and, with a
-    vault from git and a webhook secret, the push webhook."""
+    vault from git and a webhook secret, the push webhook (passed on to the other replicas by
+    ``relay`` when the state is shared in PostgreSQL)."""
     web_app = app.web_app(path=EVENTS_PATH, port=settings.port)
 
     async def healthz(request: web.Request) -> web.Response:
@@ -48,15 +54,18 @@ def create_web_app(
     web_app.router.add_get(HEALTH_PATH, healthz)
     if sync is not None and settings.wiki_git_webhook_secret is not None:
         web_app.router.add_post(
-            GIT_HOOK_PATH, git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync)
+            GIT_HOOK_PATH, git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync, relay)
         )
     return web_app
 
 
-def git_webhook(secret: str, sync: GitSync) -> Callable[[web.Request], Awaitable[web.Response]]:
+def git_webhook(
+    secret: str, sync: GitSync, relay: PushRelay | None = None
+) -> Callable[[web.Request], Awaitable[web.Response]]:
     """``POST /hooks/git``: a push notification from GitHub (``X-Hub-Signature-256``, an HMAC of
     the body) or GitLab (``X-Gitlab-Token``, the secret itself). A valid one schedules a fetch at
     once and gets 202; a bad or missing signature gets 401 and changes nothing."""
+    announcing: set[asyncio.Task[None]] = set()
 
     async def receive_push(request: web.Request) -> web.Response:
         token = request.headers.get("X-Gitlab-Token")
@@ -77,6 +86,10 @@ def git_webhook(secret: str, sync: GitSync) -> Callable[[web.Request], Awaitable
         event = request.headers.get("X-GitHub-Event") or request.headers.get("X-Gitlab-Event") or "push"
         log.info("git webhook (%s): fetching %s now", event, sync.remote)
         sync.request_fetch()
+        if relay is not None:
+            task = asyncio.create_task(relay.announce())
+            announcing.add(task)
+            task.add_done_callback(announcing.discard)
         return web.json_response({"status": "fetch scheduled"}, status=202)
 
     return receive_push

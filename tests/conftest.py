@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -34,3 +37,18 @@ def make_settings(tmp_path: Path, **overrides: object) -> Settings:
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)
+
+
+async def eventually(
+    condition: Callable[[], object], *, timeout: float = 10.0, what: str | Callable[[], str] = "the condition"
+) -> None:
+    """Poll ``condition`` until it is true; fail naming ``what`` after ``timeout`` seconds.
+
+    The one poll helper of the tests: wait on what the code under test does, never on the clock.
+    """
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            described = what if isinstance(what, str) else what()
+            raise AssertionError(f"timed out after {timeout} s waiting for {described}")
+        await asyncio.sleep(0.01)

@@ -24,6 +24,7 @@ from tests.bot.conftest import RunningBot, running_bot
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.git_remote import Remote
 from tests.bot.test_git_sync import closed_port
+from tests.conftest import eventually
 from tests.vaults import SMALL_VAULT, entity
 
 SECRET = "hook-secret-0123456789"
@@ -42,16 +43,6 @@ async def post_hook(bot: RunningBot, body: bytes, headers: dict[str, str]) -> tu
     ):
         text = await response.text()
         return response.status, json.loads(text) if response.content_type == "application/json" else {}
-
-
-async def eventually(check, timeout: float = WAIT_S) -> float:
-    """Wait until ``check()`` (run off the loop) is true; return the seconds it took."""
-    started = time.monotonic()
-    while not await asyncio.to_thread(check):
-        if time.monotonic() - started > timeout:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.05)
-    return time.monotonic() - started
 
 
 @dataclass
@@ -76,7 +67,7 @@ async def git_bot(tmp_path: Path, fake_slack: FakeSlack) -> AsyncIterator[GitBot
         asyncio.create_task(sync.follow()),
     ]
     try:
-        await eventually(lambda: wiki.state().status == "ready")
+        await eventually(lambda: wiki.state().status == "ready", timeout=WAIT_S, what="the index")
         async with running_bot(
             tmp_path,
             fake_slack,
@@ -111,7 +102,11 @@ async def test_a_signed_push_makes_the_page_answerable_within_seconds(git_bot: G
     status, body = await post_hook(git_bot.bot, PUSH, headers)
     assert (status, body) == (202, {"status": "fetch scheduled"})
 
-    await eventually(lambda: [hit.path for hit in git_bot.wiki.search("Qwertyzz").hits] != [])
+    await eventually(
+        lambda: [hit.path for hit in git_bot.wiki.search("Qwertyzz").hits] != [],
+        timeout=WAIT_S,
+        what="the pushed page to be found",
+    )
     seconds = time.monotonic() - started
     assert git_bot.sync.fetches == before + 1
     print(f"push webhook to answerable: {seconds:.2f} s")

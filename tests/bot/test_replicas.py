@@ -5,7 +5,8 @@ one fake Slack, one PostgreSQL server that also restarts under them."""
 from __future__ import annotations
 
 import asyncio
-import inspect
+import hashlib
+import hmac
 import json
 import os
 import signal
@@ -19,17 +20,18 @@ import aiohttp
 import psycopg
 import pytest
 
-from bot.server import EVENTS_PATH
+from bot.server import EVENTS_PATH, GIT_HOOK_PATH
 from tests.bot.conftest import SIGNING_SECRET
 from tests.bot.fake_slack import CHANNEL_ID, FakeSlack, SlackSender, mention_event
 from tests.bot.git_remote import Remote
-from tests.conftest import REPO
+from tests.conftest import REPO, eventually
 from tests.postgres import Cluster, free_port
-from tests.vaults import SMALL_VAULT
+from tests.vaults import SMALL_VAULT, entity
 
 DIGEST_CHANNEL = "C0DIGEST"
 CLI = "import sys; from bot.cli import main; raise SystemExit(main(sys.argv[1:]))"
 WAIT_S = 60.0
+HOOK_SECRET = "replica-hook-secret"
 
 
 @dataclass
@@ -41,18 +43,16 @@ class Replica:
     log: list[str]
 
     @property
-    def events_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}{EVENTS_PATH}"
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
 
-    async def health(self) -> dict | None:
-        try:
-            async with (
-                aiohttp.ClientSession() as session,
-                session.get(f"http://127.0.0.1:{self.port}/healthz") as response,
-            ):
-                return await response.json()
-        except aiohttp.ClientError:
-            return None
+    @property
+    def events_url(self) -> str:
+        return self.base_url + EVENTS_PATH
+
+    def said(self, text: str) -> int:
+        """How many lines of its log contain ``text``."""
+        return sum(text in line for line in self.log)
 
 
 async def start_replica(name: str, root: Path, slack: FakeSlack, remote: Remote, state_db: str) -> Replica:
@@ -72,6 +72,7 @@ async def start_replica(name: str, root: Path, slack: FakeSlack, remote: Remote,
         "DIGEST_TIME": "00:00",
         "DIGEST_TZ": "UTC",
         "DIGEST_POST_EMPTY": "true",
+        "WIKI_GIT_WEBHOOK_SECRET": HOOK_SECRET,
         "LOG_LEVEL": "INFO",
     }
     process = await asyncio.create_subprocess_exec(
@@ -90,15 +91,6 @@ async def _collect(replica: Replica) -> None:
         replica.log.append(line.decode("utf-8", "replace").rstrip())
 
 
-async def eventually(check, what: str, timeout: float = WAIT_S) -> None:
-    """Poll ``check`` (plain, or a coroutine function) until it is true."""
-    deadline = time.monotonic() + timeout
-    while not await _result(check()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.1)
-
-
 @pytest.fixture
 async def replicas(tmp_path: Path, postgres: Cluster, postgres_url: str) -> AsyncIterator[tuple]:
     remote = Remote(tmp_path / "git", SMALL_VAULT)
@@ -106,15 +98,14 @@ async def replicas(tmp_path: Path, postgres: Cluster, postgres_url: str) -> Asyn
         pair = [await start_replica(name, tmp_path, slack, remote, postgres_url) for name in ("one", "two")]
         try:
 
-            async def ready() -> bool:
+            def ready() -> bool:
                 for replica in pair:
                     if replica.process.returncode is not None:
                         raise AssertionError(f"{replica.name} exited:\n" + "\n".join(replica.log))
-                states = [await replica.health() for replica in pair]
-                return all(state is not None and state["status"] == "ready" for state in states)
+                return all(replica.said("listening on") and replica.said("index built") for replica in pair)
 
-            await eventually(ready, "both replicas to serve")
-            yield pair, slack, postgres_url
+            await eventually(ready, timeout=WAIT_S, what="both replicas to serve")
+            yield pair, slack, postgres_url, remote
         finally:
             for replica in pair:
                 if replica.process.returncode is None:
@@ -148,7 +139,7 @@ async def deliver_to_both(pair: list[Replica], event: dict, event_id: str) -> li
 
 
 async def test_two_replicas_answer_an_event_once_and_post_the_digest_once(replicas) -> None:
-    pair, slack, url = replicas
+    pair, slack, url, _ = replicas
     for replica in pair:
         assert (replica.folder / ".sakuin/vault/wiki/entities/ByteDance.md").exists()  # cloned from git
 
@@ -156,7 +147,7 @@ async def test_two_replicas_answer_an_event_once_and_post_the_digest_once(replic
     assert await deliver_to_both(pair, event, "EvReplicaOnce") == [200, 200]
     # Both replicas decided before acknowledging (the claim runs before the ack): one answers.
     await slack.wait_for_calls("chat.postMessage")
-    await eventually(lambda: len(answers(slack, event["ts"])) >= 1, "the answer")
+    await eventually(lambda: len(answers(slack, event["ts"])) >= 1, timeout=WAIT_S, what="the answer")
 
     def digest_done() -> bool:
         with psycopg.connect(url) as conn:
@@ -165,25 +156,24 @@ async def test_two_replicas_answer_an_event_once_and_post_the_digest_once(replic
             ).fetchone()
         return row is not None and row[0] == "done"
 
-    await eventually(lambda: asyncio.to_thread(digest_done), "the digest run to be done")
+    await eventually(digest_done, timeout=WAIT_S, what="the digest run to be done")
     await eventually(
-        lambda: all(any("digest schedule" in line for line in r.log) for r in pair),
-        "both schedules to run",
+        lambda: all(r.said("digest schedule") for r in pair), timeout=WAIT_S, what="both schedules"
     )
     digests = [
         call for call in slack.calls_to("chat.postMessage") if call.args.get("channel") == DIGEST_CHANNEL
     ]
     assert len(digests) == 1, [call.args.get("metadata") for call in digests]
     assert len(answers(slack, event["ts"])) == 1
-    assert sum("was already answered" in line for r in pair for line in r.log) == 1
+    assert sum(r.said("was already answered") for r in pair) == 1
 
 
 async def test_the_database_restarting_under_running_replicas(replicas, postgres: Cluster) -> None:
-    pair, slack, _ = replicas
+    pair, slack, _, _ = replicas
     postgres.restart()
     event = mention_event("Minder とは?", ts="1700000300.000100")
     assert await deliver_to_both(pair, event, "EvAfterRestart") == [200, 200]
-    await eventually(lambda: len(answers(slack, event["ts"])) >= 1, "the answer after the restart")
+    await eventually(lambda: answers(slack, event["ts"]), timeout=WAIT_S, what="the answer after the restart")
 
     # An event that arrives while the database is down waits for it, then is answered once.
     postgres.stop_server()
@@ -195,12 +185,39 @@ async def test_the_database_restarting_under_running_replicas(replicas, postgres
     finally:
         postgres.start_server()
     assert await asyncio.wait_for(delivery, WAIT_S) == [200, 200]
-    await eventually(lambda: len(answers(slack, during["ts"])) >= 1, "the answer after the outage")
+    await eventually(lambda: answers(slack, during["ts"]), timeout=WAIT_S, what="the answer after the outage")
     assert len(answers(slack, event["ts"])) == 1 and len(answers(slack, during["ts"])) == 1
     assert all(replica.process.returncode is None for replica in pair)
     logs = "\n".join(line for replica in pair for line in replica.log)
     assert "sakuin-test-password" not in logs, json.dumps(logs[-2000:])
 
 
-async def _result(value: object) -> object:
-    return await value if inspect.isawaitable(value) else value
+async def test_a_push_webhook_to_one_replica_updates_both(replicas) -> None:
+    pair, slack, _, remote = replicas
+    remote.commit(
+        {"wiki/entities/Volcano Engine.md": entity("Volcano Engine", body="Qwertyzz 事業。")}, "add"
+    )
+    body = b'{"ref": "refs/heads/main"}'
+    signature = "sha256=" + hmac.new(HOOK_SECRET.encode(), body, hashlib.sha256).hexdigest()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            pair[0].base_url + GIT_HOOK_PATH, data=body, headers={"X-Hub-Signature-256": signature}
+        ) as response,
+    ):
+        assert response.status == 202
+    # The other replica hears of the push through PostgreSQL, not at its next interval (300 s).
+    await eventually(
+        lambda: all(r.said("vault updated from") for r in pair), timeout=WAIT_S, what="both fetches"
+    )
+    async with SlackSender(pair[1].events_url, SIGNING_SECRET) as sender:
+
+        async def ask() -> bool:
+            name = f"ask{len(slack.responses)}"
+            await sender.command("/wiki", "Qwertyzz", response_url=slack.response_url(name))
+            (post,) = await slack.wait_for_responses(name, timeout=WAIT_S)
+            return "Volcano Engine" in json.dumps(post.body, ensure_ascii=False)
+
+        deadline = time.monotonic() + WAIT_S
+        while not await ask():  # the index follows the checkout a moment after the fetch
+            assert time.monotonic() < deadline, "the pushed page never became answerable on the other replica"
