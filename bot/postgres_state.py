@@ -267,7 +267,7 @@ class PostgresStateStore:
                 status=RUNNING,
                 owner=owner,
                 lease_until=now + lease_s,
-                attempts=run.attempts + (run.owner != owner),
+                attempts=run.attempts + 1,
                 updated_at=now,
             )
             return _select_run(conn, day, channel)
