@@ -199,6 +199,7 @@ async def test_a_push_webhook_to_one_replica_updates_both(replicas) -> None:
     )
     body = b'{"ref": "refs/heads/main"}'
     signature = "sha256=" + hmac.new(HOOK_SECRET.encode(), body, hashlib.sha256).hexdigest()
+    started = time.monotonic()
     async with (
         aiohttp.ClientSession() as session,
         session.post(
@@ -221,3 +222,4 @@ async def test_a_push_webhook_to_one_replica_updates_both(replicas) -> None:
         deadline = time.monotonic() + WAIT_S
         while not await ask():  # the index follows the checkout a moment after the fetch
             assert time.monotonic() < deadline, "the pushed page never became answerable on the other replica"
+    print(f"push webhook to replica one -> answerable on replica two: {time.monotonic() - started:.2f} s")
