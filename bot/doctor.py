@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
+import openai
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -99,8 +100,6 @@ def check_settings(settings: Settings) -> Check:
         )
     if settings.wiki_git_webhook_secret is not None and settings.wiki_git_url is None:
         problems.append("WIKI_GIT_WEBHOOK_SECRET is set without WIKI_GIT_URL: set the URL or drop the secret")
-    if settings.llm_base_url is not None and settings.llm_model is None:
-        problems.append("LLM_BASE_URL is set without LLM_MODEL: name the model to use")
     if problems:
         return Check("settings", False, "; ".join(problems))
     modes = [
@@ -322,45 +321,35 @@ async def check_git_remote(settings: Settings) -> Check:
 
 
 async def check_llm_endpoint(settings: Settings) -> Check:
+    """``GET {LLM_BASE_URL}/models`` with the key (the cheapest authenticated call), through the
+    ``openai`` SDK as the answers use it; the model must be among those listed, when any are."""
     assert settings.llm_base_url is not None
-    url = settings.llm_base_url.rstrip("/") + "/models"
-    headers = (
-        {"Authorization": f"Bearer {settings.llm_api_key.get_secret_value()}"} if settings.llm_api_key else {}
+    key = settings.llm_api_key.get_secret_value().strip() if settings.llm_api_key else ""
+    client = openai.AsyncOpenAI(
+        base_url=settings.llm_base_url, api_key=key or "unused", timeout=settings.llm_timeout, max_retries=0
     )
+    where = f"GET {settings.llm_base_url.rstrip('/')}/models"
     try:
-        async with (
-            aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=settings.llm_timeout)) as session,
-            session.get(url, headers=headers) as response,
-        ):
-            if response.status != 200:
-                hint = " (LLM_API_KEY refused)" if response.status in (401, 403) else ""
-                return Check("LLM endpoint", False, f"GET {url} answered HTTP {response.status}{hint}")
-            body = await response.json(content_type=None)
-    except (aiohttp.ClientError, TimeoutError, OSError, ValueError) as error:
+        page = await client.models.list(extra_headers={} if key else {"Authorization": openai.Omit()})
+        models = [model.id async for model in page]
+    except openai.APIStatusError as error:
+        hint = " (LLM_API_KEY refused)" if error.status_code in (401, 403) else ""
+        return Check("LLM endpoint", False, f"{where} answered HTTP {error.status_code}{hint}")
+    except openai.APIError as error:
+        return Check(
+            "LLM endpoint", False, f"{where} failed: {_describe(error)}: check LLM_BASE_URL (it ends in /v1)"
+        )
+    finally:
+        await client.close()
+    if models and settings.llm_model not in models:
+        listed = ", ".join(models[:MAX_LISTED])
         return Check(
             "LLM endpoint",
             False,
-            f"GET {url} failed: {_describe(error)}: check LLM_BASE_URL (it ends in /v1)",
+            f"LLM_MODEL {settings.llm_model} is not among the {len(models)} models it serves: {listed}",
         )
-    models = (
-        [item.get("id") for item in (body.get("data") or []) if isinstance(item, dict)]
-        if isinstance(body, dict)
-        else []
-    )
-    if settings.llm_model and models and settings.llm_model not in models:
-        listed = ", ".join(str(model) for model in models[:MAX_LISTED])
-        return Check(
-            "LLM endpoint",
-            False,
-            f"LLM_MODEL {settings.llm_model} is not among the {len(models)} models it serves ({listed}…)",
-        )
-    return Check(
-        "LLM endpoint",
-        True,
-        f"{settings.llm_base_url} answers; {len(models)} models, {settings.llm_model} among them"
-        if models
-        else f"{settings.llm_base_url} answers",
-    )
+    among = f"; {len(models)} models, {settings.llm_model} among them" if models else ""
+    return Check("LLM endpoint", True, f"{settings.llm_base_url} answers{among}")
 
 
 def _slack_error(error: SlackApiError) -> str:

@@ -11,13 +11,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from aiohttp import web
 
 from bot.doctor import Check, run_checks
 from bot.manifest import build_manifest
-from bot.server import start_http
 from config.settings import GIT_VAULT, Settings
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, bot_settings
+from tests.bot.fake_openai import FakeOpenAI
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.git_remote import Remote
 from tests.bot.test_git_sync import closed_port
@@ -46,19 +45,9 @@ async def slack() -> AsyncIterator[FakeSlack]:
 
 
 @pytest.fixture
-async def llm() -> AsyncIterator[str]:
-    """An OpenAI-compatible ``GET /v1/models`` that wants ``LLM_KEY``."""
-
-    async def models(request: web.Request) -> web.Response:
-        if request.headers.get("Authorization") != f"Bearer {LLM_KEY}":
-            return web.json_response({"error": {"message": "bad key"}}, status=401)
-        return web.json_response({"object": "list", "data": [{"id": "small-model"}, {"id": "big-model"}]})
-
-    app = web.Application()
-    app.router.add_get("/v1/models", models)
-    runner = await start_http(app, 0, "127.0.0.1")
-    yield f"http://127.0.0.1:{runner.addresses[0][1]}/v1"
-    await runner.cleanup()
+async def llm() -> AsyncIterator[FakeOpenAI]:
+    async with FakeOpenAI(key=LLM_KEY, models=("small-model", "big-model")) as model:
+        yield model
 
 
 def by_name(checks: list[Check]) -> dict[str, Check]:
@@ -72,7 +61,9 @@ def settings_for(tmp_path: Path, slack: FakeSlack, **overrides: object) -> Setti
     return bot_settings(tmp_path, slack, **overrides)
 
 
-async def test_a_good_installation_passes_every_check(tmp_path: Path, slack: FakeSlack, llm: str) -> None:
+async def test_a_good_installation_passes_every_check(
+    tmp_path: Path, slack: FakeSlack, llm: FakeOpenAI
+) -> None:
     remote = Remote(tmp_path / "git", SMALL_VAULT)
     settings = bot_settings(
         tmp_path,
@@ -80,7 +71,7 @@ async def test_a_good_installation_passes_every_check(tmp_path: Path, slack: Fak
         digest_channel="C0DIGEST",
         wiki_git_url=remote.url,
         wiki_dir=EXAMPLE_VAULT,
-        llm_base_url=llm,
+        llm_base_url=llm.base_url,
         llm_model="small-model",
         llm_api_key=LLM_KEY,
     )
@@ -154,13 +145,11 @@ async def test_settings_that_cannot_work_together(tmp_path: Path, slack: FakeSla
         slack_bot_token=BOT_TOKEN,
         slack_api_url=slack.api_url,
         wiki_git_webhook_secret="s",
-        llm_base_url="http://127.0.0.1:1/v1",
         wiki_dir=write_vault(tmp_path / "vault", SMALL_VAULT),
     )
     check = by_name(await run_checks(settings))["settings"]
     assert not check.ok
     assert "SLACK_SIGNING_SECRET" in check.detail and "WIKI_GIT_WEBHOOK_SECRET" in check.detail
-    assert "LLM_MODEL" in check.detail
 
 
 async def test_vault_and_index_problems(tmp_path: Path, slack: FakeSlack) -> None:
@@ -201,14 +190,14 @@ async def test_an_unreachable_git_remote_without_its_token(tmp_path: Path, slack
     ("model", "key", "ok", "says"),
     [
         ("big-model", LLM_KEY, True, "2 models, big-model among them"),
-        ("gpt-typo", LLM_KEY, False, "LLM_MODEL gpt-typo is not among the 2 models"),
+        ("gpt-typo", LLM_KEY, False, "LLM_MODEL gpt-typo is not among the 2 models it serves: small-model"),
         ("big-model", "sk-wrong", False, "HTTP 401 (LLM_API_KEY refused)"),
     ],
 )
 async def test_llm_endpoint(
-    tmp_path: Path, slack: FakeSlack, llm: str, model: str, key: str, ok: bool, says: str
+    tmp_path: Path, slack: FakeSlack, llm: FakeOpenAI, model: str, key: str, ok: bool, says: str
 ) -> None:
-    settings = settings_for(tmp_path, slack, llm_base_url=llm, llm_model=model, llm_api_key=key)
+    settings = settings_for(tmp_path, slack, llm_base_url=llm.base_url, llm_model=model, llm_api_key=key)
     check = by_name(await run_checks(settings))["LLM endpoint"]
     assert check.ok is ok and says in check.detail and key not in check.detail
 
