@@ -26,6 +26,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.git_sync import GitError, GitSync
 from bot.manifest import build_manifest
 from bot.slack_client import build_client
+from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
 from config.credentials import redact_text
 from config.settings import Settings
 from index.catalog import current_generation
@@ -281,13 +282,9 @@ def check_state_store(settings: Settings) -> Check:
     location = settings.state_db
     try:
         if isinstance(location, Path):
-            from bot.state import StateStore
-
-            store = StateStore(location)
+            store: StateStore = SqliteStateStore(location)
             label = f"SQLite {location}"
         else:
-            from bot.postgres_state import PostgresStateStore
-
             store = PostgresStateStore(location, outage_s=STATE_OUTAGE_S)
             label = f"PostgreSQL {store.location} (schema version {store.schema_version})"
         with store:

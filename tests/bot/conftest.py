@@ -15,7 +15,7 @@ from bot.app import create_app
 from bot.git_sync import GitSync
 from bot.server import EVENTS_PATH, create_web_app, start_http
 from bot.slack_client import build_client
-from bot.state import StateStore
+from bot.state.store import AsyncStateStore, StateStore, open_state_store
 from config.settings import Settings
 from index.wiki import Wiki
 from tests.bot.fake_slack import FakeSlack, SlackSender
@@ -88,8 +88,8 @@ async def running_bot(
     """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port; ``sync``
     is the vault's git checkout, for ``/healthz`` and the push webhook."""
     settings = bot_settings(tmp_path, slack, **overrides)
-    with StateStore(settings.state_db) as store:
-        app = create_app(settings, wiki, store, build_client(settings))
+    with open_state_store(settings.state_db) as store:
+        app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings))
         runner = await start_http(create_web_app(settings, wiki, app, sync), 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:

@@ -15,7 +15,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.freshness import keep_fresh
+from bot.freshness import Freshener, keep_fresh
 from bot.git_sync import GitSync
 from bot.server import GIT_HOOK_PATH
 from index.wiki import Wiki
@@ -63,7 +63,7 @@ async def git_bot(tmp_path: Path, fake_slack: FakeSlack) -> AsyncIterator[GitBot
     await sync.start()
     wiki = Wiki.open(vault, tmp_path / "index")
     tasks = [
-        asyncio.create_task(keep_fresh(wiki, vault, tmp_path / "index", scan_interval=3600)),
+        asyncio.create_task(keep_fresh(Freshener(wiki), vault, tmp_path / "index", scan_interval=3600)),
         asyncio.create_task(sync.follow()),
     ]
     try:

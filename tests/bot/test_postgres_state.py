@@ -10,7 +10,8 @@ import time
 import psycopg
 import pytest
 
-from bot.postgres_state import SCHEMA_VERSION, PostgresStateStore, SchemaTooNew, StateUnavailable
+from bot.state.postgres import SchemaTooNew, StateUnavailable
+from bot.state.store import POSTGRES_MIGRATIONS, PostgresStateStore
 from tests.postgres import PASSWORD, Cluster, free_port
 
 
@@ -27,18 +28,18 @@ def test_the_schema_is_created_once_and_versioned(postgres_url: str) -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    assert len(stores) == 4 and all(store.schema_version == SCHEMA_VERSION for store in stores)
+    assert len(stores) == 4 and all(store.schema_version == len(POSTGRES_MIGRATIONS) for store in stores)
     for store in stores:
         store.close()
     with psycopg.connect(postgres_url) as conn:
-        assert conn.execute("SELECT version FROM sakuin_schema").fetchall() == [(SCHEMA_VERSION,)]
+        assert conn.execute("SELECT version FROM sakuin_schema").fetchall() == [(len(POSTGRES_MIGRATIONS),)]
 
 
 def test_a_database_from_a_newer_sakuin_is_refused(postgres_url: str) -> None:
     PostgresStateStore(postgres_url).close()
     with psycopg.connect(postgres_url) as conn:
-        conn.execute("INSERT INTO sakuin_schema (version) VALUES (%s)", (SCHEMA_VERSION + 1,))
-    with pytest.raises(SchemaTooNew, match=f"schema version {SCHEMA_VERSION + 1}"):
+        conn.execute("INSERT INTO sakuin_schema (version) VALUES (%s)", (len(POSTGRES_MIGRATIONS) + 1,))
+    with pytest.raises(SchemaTooNew, match=f"schema version {len(POSTGRES_MIGRATIONS) + 1}"):
         PostgresStateStore(postgres_url)
 
 

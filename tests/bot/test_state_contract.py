@@ -1,4 +1,5 @@
-"""The state store's contract, run against both implementations: the SQLite file and PostgreSQL.
+"""The state store's contract (bot/state/store.py), run against both implementations: the SQLite
+file and PostgreSQL.
 
 Every test opens stores through ``open_store`` (the same location each time, as several
 processes of one deployment do) and must pass unchanged on both backends.
@@ -6,13 +7,17 @@ processes of one deployment do) and must pass unchanged on both backends.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from bot.state import LeaseLost, open_state_store
+from bot.state.digest_runs import LeaseLost
+from bot.state.store import open_state_store
+from tests.conftest import REPO
 
 DAY, CHANNEL = "2026-10-14", "C0DIGEST"
 
@@ -29,11 +34,16 @@ OpenStore = Callable[..., object]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def open_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[OpenStore]:
-    """Opens a store on this test's location (a file, or a fresh database); closes them after."""
-    location: Path | str = (
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """This test's STATE_DB: a fresh SQLite file, or a fresh database of the session's server."""
+    return (
         tmp_path / "state.sqlite3" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
     )
+
+
+@pytest.fixture
+def open_store(location: Path | str) -> Iterator[OpenStore]:
+    """Opens a store on this test's location (as each process of a deployment does); closes them after."""
     opened: list = []
 
     def open_one(clock: Callable[[], float] | None = None):
@@ -92,6 +102,29 @@ def test_one_winner_among_threads_with_their_own_stores(open_store) -> None:
         thread.join()
     winners = sorted(number for number, won in results if won)
     assert winners == list(range(20))
+
+
+def in_processes(location: Path | str, code: str, *args: str) -> list[int]:
+    """Run ``code`` (with ``store`` open on ``location``) in 3 processes at once; their printed numbers."""
+    script = (
+        "import sys; from pathlib import Path; from bot.state.store import open_state_store; "
+        "where = sys.argv[1]; store = open_state_store(where if '://' in where else Path(where)); " + code
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(location), *args, str(number)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+        )
+        for number in range(3)
+    ]
+    wins = [int(proc.communicate(timeout=60)[0]) for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs)
+    return wins
+
+
+def test_one_winner_among_processes(location: Path | str) -> None:
+    assert sum(in_processes(location, "print(sum(store.claim_event(f'Ev{i}') for i in range(200)))")) == 200
 
 
 # -- digest runs --------------------------------------------------------------------------------
@@ -255,3 +288,11 @@ def test_runs_are_kept_per_day_and_channel(open_store) -> None:
         (DAY, "C1"),
         ("2026-10-15", "C1"),
     ]
+
+
+def test_one_process_claims_a_run(location: Path | str) -> None:
+    code = (
+        "print(sum(store.claim_run(f'2026-10-{d:02d}', 'C1', 'owner' + sys.argv[-1], 600) is not None"
+        " for d in range(1, 29)))"
+    )
+    assert sum(in_processes(location, code)) == 28
