@@ -3,10 +3,11 @@
 Checks, in order (names are a contract, product.md): ``settings``; ``bot token`` (``auth.test``);
 ``app token`` (``apps.connections.open``, when SLACK_APP_TOKEN is set); ``scopes`` (the
 ``x-oauth-scopes`` Slack returns with ``auth.test``, against the manifest's); one ``digest channel
-C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a member); ``vault`` (pages
-found, files skipped and why); ``index`` (present, brought up to date, its generation); ``state
-store`` (reachable and writable); ``git remote`` (when WIKI_GIT_URL is set); ``LLM endpoint``
-(when LLM_BASE_URL is set). Nothing printed ever holds a token, a password or a key.
+C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a member); ``vault``
+(pages found, notes left out per folder and files skipped, and why); ``index`` (present, brought
+up to date, its generation); ``state store`` (reachable and writable); ``git remote`` (when
+WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set). Nothing printed ever holds a
+token, a password or a key.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
 from config.credentials import redact_text
 from config.settings import Settings
 from index.catalog import current_generation
-from index.model import IndexReport
+from index.model import IndexReport, VaultSurvey
 from index.wiki import Wiki
 
 STATE_OUTAGE_S = 3.0
@@ -239,24 +240,37 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
             Check("vault", False, f"{vault} could not be read: {reason}"),
             Check("index", False, f"could not be built in {settings.index_dir}: {reason}"),
         ]
-    return [_vault_check(vault, report), _index_check(settings.index_dir, before.status, report, started)]
+    survey = report.survey or wiki.survey()
+    return [
+        _vault_check(vault, report, survey),
+        _index_check(settings.index_dir, before.status, report, started),
+    ]
 
 
-def _vault_check(vault: Path, report: IndexReport) -> Check:
-    skipped = ", ".join(f"{item.path} ({item.reason})" for item in report.skipped[:MAX_LISTED])
-    more = len(report.skipped) - MAX_LISTED
-    tail = (
-        f"; skipped {len(report.skipped)}: {skipped}" + (f" and {more} more" if more > 0 else "")
-        if report.skipped
-        else ""
-    )
-    if report.pages == 0:
-        return Check(
-            "vault",
-            False,
-            f"no pages found in {vault}: is WIKI_DIR the vault (with its wiki/ folder, or notes)?{tail}",
-        )
-    return Check("vault", True, f"{report.pages} pages in {vault}{tail}")
+def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check:
+    """Pages found, notes left out per folder and why, files that could not be pages; a vault
+    whose notes are mostly left out (the survey's warning) fails."""
+    parts = [f"{report.pages} pages in {vault} ({survey.layout} layout)"]
+    left_out = [
+        f"{folder.folder} {sum(count for _, count in folder.left_out)} ("
+        + ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        + ")"
+        for folder in survey.folders
+        if folder.left_out
+    ]
+    if left_out:
+        parts.append("left out: " + "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out)))
+    if report.skipped:
+        named = ", ".join(f"{item.path} ({item.reason})" for item in report.skipped[:MAX_LISTED])
+        parts.append(f"skipped {len(report.skipped)}: {named}{_more(len(report.skipped))}")
+    if survey.warning or report.pages == 0:
+        warning = survey.warning or "no pages found"
+        return Check("vault", False, f"{warning}: is WIKI_DIR the vault? " + "; ".join(parts))
+    return Check("vault", True, "; ".join(parts))
+
+
+def _more(count: int) -> str:
+    return f" and {count - MAX_LISTED} more" if count > MAX_LISTED else ""
 
 
 def _index_check(index_dir: Path, status_before: str, report: IndexReport, started: float) -> Check:

@@ -22,7 +22,7 @@ from tests.bot.git_remote import Remote
 from tests.bot.test_git_sync import closed_port
 from tests.conftest import EXAMPLE_VAULT, REPO, make_settings
 from tests.postgres import PASSWORD
-from tests.vaults import SMALL_VAULT, write_vault
+from tests.vaults import SMALL_VAULT, entity, write_vault
 
 CLI = "import sys; from bot.cli import main; raise SystemExit(main(sys.argv[1:]))"
 LLM_KEY = "sk-test-llm-key-0123456789"
@@ -157,7 +157,14 @@ async def test_vault_and_index_problems(tmp_path: Path, slack: FakeSlack) -> Non
     assert not missing["vault"].ok and "is not a folder" in missing["vault"].detail
     (tmp_path / "empty").mkdir()
     empty = by_name(await run_checks(settings_for(tmp_path, slack, wiki_dir=tmp_path / "empty")))
-    assert not empty["vault"].ok and "no pages found" in empty["vault"].detail
+    assert not empty["vault"].ok and "no notes found" in empty["vault"].detail
+    raw = write_vault(
+        tmp_path / "raw", {"wiki/entities/A.md": entity("A"), **{f"raw/n{i}.md": "# n" for i in range(6)}}
+    )
+    mostly_left_out = by_name(await run_checks(settings_for(tmp_path, slack, wiki_dir=raw)))["vault"]
+    assert not mostly_left_out.ok
+    assert "most notes were left out (6 of 7)" in mostly_left_out.detail
+    assert "left out: raw 6 (outside wiki/" in mostly_left_out.detail
     remote = Remote(tmp_path / "git", SMALL_VAULT)
     uncloned = by_name(
         await run_checks(settings_for(tmp_path, slack, wiki_git_url=remote.url, wiki_dir=GIT_VAULT))
