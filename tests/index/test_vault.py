@@ -47,7 +47,9 @@ def test_the_survey_names_every_left_out_note_with_its_reason() -> None:
     survey = survey_vault(GROWN_WIKI)
     assert survey.layout == "wiki" and survey.warning is None
     folders = {folder.folder: folder for folder in survey.folders}
-    assert folders["wiki/sources"] == FolderCount("wiki/sources", 3, (("catalog", 1), ("raw material", 1)))
+    assert folders["wiki/sources"] == FolderCount(
+        "wiki/sources", 3, (("catalog", 1), ("raw material", 1))
+    )
     assert folders["wiki"] == FolderCount("wiki", 0, (("catalog", 3), ("guide", 2)))
     assert folders["wiki/raw"] == FolderCount("wiki/raw", 0, (("raw material", 1),))
     assert folders["wiki/meta"] == FolderCount("wiki/meta", 0, (("meta/ folder", 1),))

@@ -50,7 +50,9 @@ def test_a_lookup_reads_one_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     vault = write_vault(tmp_path / "vault", SMALL_VAULT)
     wiki = Wiki.open(vault, tmp_path / "index")
     wiki.update()
-    write_during_the_second_read(monkeypatch, vault, tmp_path / "index", (vault / E / "Ant Group.md").unlink)
+    write_during_the_second_read(
+        monkeypatch, vault, tmp_path / "index", (vault / E / "Ant Group.md").unlink
+    )
     result = wiki.lookup("Zhuo Jiang")
     assert result.unresolved is not None
     assert [(ref.path, ref.type) for ref in result.unresolved.mentioned_in] == [
