@@ -176,14 +176,17 @@ class SearchStore:
         return searcher.doc_count(), {term: searcher.doc_frequency("body", term) for term in terms}
 
     def _searcher(self):
+        """This thread's searcher, opened again after a commit. Not `Searcher.refresh`: it reuses
+        the reader of every segment whose id did not change, with that segment's deletions as they
+        were, so an edited page's old passages kept matching beside its new ones."""
         if self._index is None:
             raise RuntimeError("store is not open")
         searcher = getattr(self._local, "searcher", None)
+        if searcher is not None and not searcher.up_to_date():
+            searcher.close()
+            searcher = None
         if searcher is None:
-            searcher = self._index.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
-        elif not searcher.up_to_date():
-            searcher = searcher.refresh()
-        self._local.searcher = searcher
+            searcher = self._local.searcher = self._index.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
         return searcher
 
 
