@@ -1,8 +1,18 @@
-"""The catalog: every parsed page, its file fingerprint and the derived graph, kept on disk.
+"""The catalog: every file the index has seen, every page, its links and its names, in SQLite.
 
 An index directory holds generations: ``CURRENT`` names the live one (``gen-0001`` …), which
-holds the whoosh files and ``catalog.pickle``. A rebuild writes a new generation and switches
-``CURRENT`` atomically, so readers in other processes never see a half-built index.
+holds the whoosh files and ``catalog.sqlite3``. A rebuild writes a new generation and switches
+``CURRENT`` atomically, so readers in other processes never see a half-built index; an update
+changes the live generation in place, one transaction for the rows of the pages that changed.
+
+Nothing is loaded whole: a page is read when it is asked for (and kept in a small cache), links
+and backlinks are queries. Readers use one read-only connection per thread (WAL: they never wait
+for the writer, nor it for them); `CatalogWriter` is the single writer's connection.
+
+Tables (``SCHEMA``): ``files`` (fingerprint, when first seen, why skipped), ``pages`` (the parsed
+page without its text, which the search store holds, and the columns lookups need), ``links``
+(each link of a knowledge page in order, with what it resolves to), ``names`` (every name a page is
+known by, its own and the display names of links to it, worked out once: `index.names.name_row`).
 """
 
 from __future__ import annotations
@@ -10,50 +20,60 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
-from dataclasses import dataclass, field
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from index.graph import Graph
 from index.model import FileProblem, Page
+from index.names import NamedPage, NameRow, NameTable
 
-SCHEMA_VERSION = 3
-CATALOG_FILE = "catalog.pickle"
+if TYPE_CHECKING:
+    from index.graph import Graph
+
+SCHEMA_VERSION = 4
+CATALOG_FILE = "catalog.sqlite3"
 CURRENT_FILE = "CURRENT"
+PAGE_CACHE = 4096
+"""Pages kept decoded per generation state: a card reads its page and every page it links to."""
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE files (
+    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
+    first_seen TEXT, skipped TEXT, warning TEXT
+) WITHOUT ROWID;
+CREATE TABLE pages (
+    path TEXT PRIMARY KEY, type TEXT NOT NULL, knowledge INTEGER NOT NULL, title TEXT NOT NULL,
+    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, record BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX pages_token ON pages (token);
+CREATE TABLE links (
+    source TEXT NOT NULL, ord INTEGER NOT NULL, target TEXT NOT NULL, display TEXT,
+    folded TEXT NOT NULL, name_key TEXT, resolved TEXT, PRIMARY KEY (source, ord)
+) WITHOUT ROWID;
+CREATE INDEX links_target ON links (target);
+CREATE INDEX links_folded ON links (folded);
+CREATE INDEX links_resolved ON links (resolved, source);
+CREATE INDEX links_unresolved ON links (name_key) WHERE resolved IS NULL;
+CREATE TABLE names (
+    path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,
+    exact TEXT NOT NULL, folded TEXT NOT NULL, words TEXT NOT NULL, PRIMARY KEY (path, kind, name)
+) WITHOUT ROWID;
+"""
+ALIAS_SEPARATOR = "\x1f"
+LinkRow = tuple[str, int, str, str | None, str, str | None, str | None]
+"""(source, ord, target, display, folded target, name key when it may be a name without a page, resolved)."""
+Stamp = tuple[str, int]
+"""Which commit of which catalog a state was read at: (generation directory, serial)."""
 
 
-@dataclass
-class Catalog:
-    pages: dict[str, Page]
-    fingerprints: dict[str, tuple[int, int]]
-    first_seen: dict[str, str]
-    skipped: dict[str, str]
-    warnings: dict[str, str]
-    graph: Graph
-    updated_at: str
-    version: int = SCHEMA_VERSION
-    log_text: str = field(default="")
+class CatalogError(Exception):
+    """The catalog is missing, damaged or of another schema: the index is rebuilt."""
 
-    def copy(self) -> Catalog:
-        """A copy whose tables can change without touching this one (pages are immutable)."""
-        return Catalog(
-            dict(self.pages),
-            dict(self.fingerprints),
-            dict(self.first_seen),
-            dict(self.skipped),
-            dict(self.warnings),
-            self.graph,
-            self.updated_at,
-            self.version,
-            self.log_text,
-        )
 
-    @property
-    def skipped_list(self) -> tuple[FileProblem, ...]:
-        return tuple(FileProblem(path, reason) for path, reason in sorted(self.skipped.items()))
-
-    @property
-    def warning_list(self) -> tuple[FileProblem, ...]:
-        return tuple(FileProblem(path, reason) for path, reason in sorted(self.warnings.items()))
+# -- generations ------------------------------------------------------------------------------
 
 
 def current_generation(index_dir: Path) -> Path | None:
@@ -78,44 +98,432 @@ def publish_generation(index_dir: Path, generation: Path) -> None:
     replaces. That one stays until the next rebuild: readers in other processes may still be
     searching it until they notice the switch."""
     previous = current_generation(index_dir)
-    _write_atomically(index_dir / CURRENT_FILE, generation.name.encode())
+    temporary = index_dir / f".{CURRENT_FILE}.{os.getpid()}.tmp"
+    with temporary.open("wb") as handle:
+        handle.write(generation.name.encode())
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, index_dir / CURRENT_FILE)
     for old in index_dir.glob("gen-*"):
         if old not in (generation, previous) and old.is_dir():
             shutil.rmtree(old, ignore_errors=True)
 
 
-def load_catalog(generation: Path) -> Catalog | None:
-    """The catalog of a generation, or None when it is missing, unreadable or of an old schema."""
-    try:
-        with (generation / CATALOG_FILE).open("rb") as handle:
-            catalog = pickle.load(handle)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
-        return None
-    if not isinstance(catalog, Catalog) or catalog.version != SCHEMA_VERSION:
-        return None
-    return catalog
-
-
-def save_catalog(generation: Path, catalog: Catalog) -> None:
-    _write_atomically(generation / CATALOG_FILE, pickle.dumps(catalog, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-Stamp = tuple[int, int, int]
-
-
 def catalog_stamp(generation: Path) -> Stamp | None:
-    """Identifies one written catalog: each save is a new file (inode), so coarse clocks do not matter."""
+    """The serial of the last commit to a generation's catalog (None when it cannot be read)."""
     try:
-        stat = (generation / CATALOG_FILE).stat()
-    except OSError:
+        with _connect(generation, read_only=True) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()
+    except sqlite3.Error:
         return None
-    return (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+    return (str(generation), int(row[0])) if row else None
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with temporary.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+def _connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
+    path = generation / CATALOG_FILE
+    if read_only:
+        if not path.exists():
+            raise sqlite3.OperationalError(f"no catalog at {path}")
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    else:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA busy_timeout = 30000")
+    return db
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+class Catalog:
+    """One generation's catalog as readers see it: queries on a connection per thread, and the
+    link graph of the same state (set by whoever opened it: `index.indexer`)."""
+
+    graph: Graph
+
+    def __init__(self, generation: Path) -> None:
+        self.generation = generation
+        self._local = threading.local()
+        try:
+            meta = dict(self._db().execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.Error as error:
+            raise CatalogError(f"catalog at {generation} is unreadable: {error}") from error
+        if meta.get("version") != SCHEMA_VERSION:
+            raise CatalogError(f"catalog at {generation} has schema {meta.get('version')}")
+        self.serial: int = int(meta.get("serial") or 0)
+        self.updated_at: str = str(meta.get("updated_at") or "")
+        self.pages = PageMap(self)
+        self.first_seen = FirstSeen(self)
+        problems = self._db().execute(
+            "SELECT path, skipped, warning FROM files WHERE skipped IS NOT NULL OR warning IS NOT NULL"
+        )
+        self.skipped: dict[str, str] = {}
+        self.warnings: dict[str, str] = {}
+        for path, skipped, warning in problems:
+            if skipped is not None:
+                self.skipped[path] = skipped
+            if warning is not None:
+                self.warnings[path] = warning
+
+    @property
+    def stamp(self) -> Stamp:
+        return (str(self.generation), self.serial)
+
+    @property
+    def log_text(self) -> str:
+        row = self._db().execute("SELECT value FROM meta WHERE key = 'log_text'").fetchone()
+        return str(row[0]) if row else ""
+
+    @property
+    def skipped_list(self) -> tuple[FileProblem, ...]:
+        return tuple(FileProblem(path, reason) for path, reason in sorted(self.skipped.items()))
+
+    @property
+    def warning_list(self) -> tuple[FileProblem, ...]:
+        return tuple(FileProblem(path, reason) for path, reason in sorted(self.warnings.items()))
+
+    def fingerprints(self) -> dict[str, tuple[int, int]]:
+        rows = self._db().execute("SELECT path, mtime_ns, size FROM files")
+        return {path: (mtime, size) for path, mtime, size in rows}
+
+    def backlinks(self, path: str) -> tuple[str, ...]:
+        """The knowledge pages linking to ``path``, by path."""
+        rows = self._db().execute(
+            "SELECT DISTINCT source FROM links WHERE resolved = ? AND source != ? ORDER BY source",
+            (path, path),
+        )
+        return tuple(row[0] for row in rows)
+
+    def outlinks(self, path: str) -> tuple[str, ...]:
+        """The pages ``path`` links to, in the order it first links them."""
+        rows = self._db().execute(
+            "SELECT resolved FROM links WHERE source = ? AND resolved IS NOT NULL AND resolved != ? "
+            "ORDER BY ord",
+            (path, path),
+        )
+        return tuple(dict.fromkeys(row[0] for row in rows))
+
+    def resolution(self, target: str) -> tuple[bool, str | None]:
+        """(whether some page links ``target`` (cleaned), and the page it resolves to)."""
+        row = self._db().execute("SELECT resolved FROM links WHERE target = ? LIMIT 1", (target,)).fetchone()
+        return (row is not None, row[0] if row else None)
+
+    def page_for_token(self, token: str) -> str | None:
+        row = self._db().execute("SELECT path FROM pages WHERE token = ? LIMIT 1", (token,)).fetchone()
+        return row[0] if row else None
+
+    def link_targets(self) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+        """(path, title, aliases) of every knowledge page, for a `index.links.LinkResolver`."""
+        rows = self._db().execute("SELECT path, title, aliases FROM pages WHERE knowledge = 1")
+        for path, title, aliases in rows:
+            yield path, title, tuple(aliases.split(ALIAS_SEPARATOR)) if aliases else ()
+
+    def name_table(self) -> NameTable:
+        """The names of every knowledge page and the linked names without a page."""
+        return NameTable.build(self._named_pages(), self._unresolved())
+
+    def _named_pages(self) -> Iterator[tuple[NamedPage, list[NameRow]]]:
+        rows = self._db().execute(
+            "SELECT n.path, p.title, p.type, p.tier, n.name, n.kind, n.key, n.exact, n.folded, n.words "
+            "FROM names n JOIN pages p ON p.path = n.path ORDER BY n.path"
+        )
+        page: NamedPage | None = None
+        names: list[NameRow] = []
+        for path, title, type_, tier, *row in rows:
+            if page is None or page.path != path:
+                if page is not None:
+                    yield page, names
+                page, names = NamedPage(path, title, type_, tier), []
+            names.append(tuple(row))  # type: ignore[arg-type]
+        if page is not None:
+            yield page, names
+
+    def _unresolved(self) -> Iterator[tuple[str, str, list[str]]]:
+        rows = self._db().execute(
+            "SELECT name_key, source, target FROM links WHERE resolved IS NULL AND name_key IS NOT NULL "
+            "ORDER BY name_key, source, ord"
+        )
+        key: str | None = None
+        linked, sources = "", []
+        for name_key, source, target in rows:
+            if name_key != key:
+                if key is not None:
+                    yield key, linked, sources
+                key, linked, sources = name_key, target, []
+            sources.append(source)
+        if key is not None:
+            yield key, linked, sources
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = _connect(self.generation, read_only=True)
+        return db
+
+
+class PageMap(Mapping[str, Page]):
+    """Path → `Page`, read from the catalog when asked for (the last `PAGE_CACHE` kept decoded)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+        self._count: int | None = None
+        self._read = lru_cache(maxsize=PAGE_CACHE)(self._read_page)
+
+    def __getitem__(self, path: str) -> Page:
+        page = self._read(path)
+        if page is None:
+            raise KeyError(path)
+        return page
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self._read(path) is not None
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = self._catalog._db().execute("SELECT count(*) FROM pages").fetchone()[0]
+        return self._count
+
+    def __iter__(self) -> Iterator[str]:
+        rows = self._catalog._db().execute("SELECT path FROM pages ORDER BY path").fetchall()
+        return iter([row[0] for row in rows])
+
+    def values(self) -> list[Page]:  # type: ignore[override]
+        """Every page, by path (one query rather than one per page)."""
+        rows = self._catalog._db().execute("SELECT record FROM pages ORDER BY path")
+        return [pickle.loads(row[0]) for row in rows]
+
+    def of_types(self, types: Iterable[str]) -> list[Page]:
+        """The pages of the given types, by path (the digest reads sources and their companions)."""
+        wanted = sorted(set(types))
+        marks = ",".join("?" * len(wanted))
+        rows = self._catalog._db().execute(
+            f"SELECT record FROM pages WHERE type IN ({marks}) ORDER BY path", wanted
+        )
+        return [pickle.loads(row[0]) for row in rows]
+
+    def _read_page(self, path: str) -> Page | None:
+        row = self._catalog._db().execute("SELECT record FROM pages WHERE path = ?", (path,)).fetchone()
+        return pickle.loads(row[0]) if row else None
+
+
+class FirstSeen(Mapping[str, str]):
+    """Path → when the index first saw the page (ISO timestamp)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+
+    def __getitem__(self, path: str) -> str:
+        row = self._catalog._db().execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None or row[0] is None:
+            raise KeyError(path)
+        return row[0]
+
+    def __len__(self) -> int:
+        return self._catalog._db().execute("SELECT count(first_seen) FROM files").fetchone()[0]
+
+    def __iter__(self) -> Iterator[str]:
+        rows = self._catalog._db().execute(
+            "SELECT path FROM files WHERE first_seen IS NOT NULL ORDER BY path"
+        )
+        return iter([row[0] for row in rows.fetchall()])
+
+
+# -- writing ----------------------------------------------------------------------------------
+
+
+class CatalogWriter:
+    """The single writer's connection to a generation's catalog; every change in one transaction."""
+
+    def __init__(self, generation: Path, *, create: bool = False) -> None:
+        self.generation = generation
+        self.db = _connect(generation, read_only=False)
+        if create:
+            # A new generation is not published until it is complete: nothing to protect yet.
+            self.db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + SCHEMA)
+            self.db.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [("version", SCHEMA_VERSION), ("serial", 0), ("updated_at", ""), ("log_text", "")],
+            )
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def finish(self, *, updated_at: str, log_text: str) -> int:
+        """Commit, with a new serial (readers elsewhere notice it); returns the serial."""
+        serial = self.db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()[0] + 1
+        self.db.executemany(
+            "UPDATE meta SET value = ? WHERE key = ?",
+            [(serial, "serial"), (updated_at, "updated_at"), (log_text, "log_text")],
+        )
+        self.db.execute("COMMIT")
+        return serial
+
+    def publishable(self) -> None:
+        """A new generation's catalog as readers will use it (WAL: they never block the writer)."""
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute("PRAGMA synchronous = NORMAL")
+
+    def close(self) -> None:
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+        self.db.close()
+
+    # files ------------------------------------------------------------------------------------
+
+    def put_file(
+        self,
+        path: str,
+        fingerprint: tuple[int, int],
+        first_seen: str | None,
+        skipped: str | None,
+        warning: str | None,
+    ) -> None:
+        """The file's row; an earlier ``first_seen`` is kept."""
+        self.db.execute(
+            "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+            "mtime_ns = excluded.mtime_ns, size = excluded.size, "
+            "first_seen = coalesce(files.first_seen, excluded.first_seen), "
+            "skipped = excluded.skipped, warning = excluded.warning",
+            (path, *fingerprint, first_seen, skipped, warning),
+        )
+
+    def remove_file(self, path: str) -> None:
+        self.db.execute("DELETE FROM files WHERE path = ?", (path,))
+
+    def first_seen_of(self, paths: Iterable[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for path in paths:
+            row = self.db.execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
+            if row and row[0]:
+                found[path] = row[0]
+        return found
+
+    # pages ------------------------------------------------------------------------------------
+
+    def put_page(self, page: Page, *, knowledge: bool, token: str) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                page.path,
+                page.type,
+                int(knowledge),
+                page.title,
+                page.tier,
+                ALIAS_SEPARATOR.join(page.aliases),
+                token,
+                pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL),
+            ),
+        )
+
+    def remove_page(self, path: str) -> None:
+        for table, column in (("pages", "path"), ("links", "source"), ("names", "path")):
+            self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
+
+    def named_page(self, path: str) -> NamedPage | None:
+        row = self.db.execute(
+            "SELECT title, type, tier FROM pages WHERE path = ? AND knowledge = 1", (path,)
+        ).fetchone()
+        return NamedPage(path, *row) if row else None
+
+    def page_record(self, path: str) -> tuple[str, bool] | None:
+        """(type, whether a knowledge page) of a page in the catalog."""
+        row = self.db.execute("SELECT type, knowledge FROM pages WHERE path = ?", (path,)).fetchone()
+        return (row[0], bool(row[1])) if row else None
+
+    # links ------------------------------------------------------------------------------------
+
+    def add_links(self, rows: Iterable[LinkRow]) -> None:
+        self.db.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def links_of(self, path: str) -> list[LinkRow]:
+        return self.db.execute("SELECT * FROM links WHERE source = ? ORDER BY ord", (path,)).fetchall()
+
+    def links_read_as(self, folded: Iterable[str]) -> list[LinkRow]:
+        """Links whose target reads as one of ``folded`` (`index.links.link_key`)."""
+        found: list[LinkRow] = []
+        for key in sorted(set(folded)):
+            found.extend(self.db.execute("SELECT * FROM links WHERE folded = ?", (key,)))
+        return found
+
+    def resolve_link(self, source: str, ord_: int, resolved: str | None) -> None:
+        self.db.execute(
+            "UPDATE links SET resolved = ? WHERE source = ? AND ord = ?", (resolved, source, ord_)
+        )
+
+    def link_targets(self) -> list[str]:
+        return [row[0] for row in self.db.execute("SELECT DISTINCT target FROM links")]
+
+    def resolve_all(self, resolved: Iterable[tuple[str, str | None]]) -> None:
+        """Set what every link resolves to from (target, page) pairs, in one statement."""
+        self.db.execute("CREATE TEMP TABLE resolutions (target TEXT PRIMARY KEY, path TEXT) WITHOUT ROWID")
+        self.db.executemany("INSERT INTO resolutions VALUES (?, ?)", resolved)
+        self.db.execute(
+            "UPDATE links SET resolved = (SELECT path FROM resolutions r WHERE r.target = links.target)"
+        )
+        self.db.execute("DROP TABLE resolutions")
+
+    def outlinks(self, path: str) -> tuple[str, ...]:
+        rows = self.db.execute(
+            "SELECT resolved FROM links WHERE source = ? AND resolved IS NOT NULL AND resolved != ? "
+            "ORDER BY ord",
+            (path, path),
+        )
+        return tuple(dict.fromkeys(row[0] for row in rows))
+
+    def display_names(self, path: str) -> list[str]:
+        """The display texts of links from other pages to ``path``."""
+        rows = self.db.execute(
+            "SELECT DISTINCT display FROM links WHERE resolved = ? AND source != ? AND display IS NOT NULL",
+            (path, path),
+        )
+        return [row[0] for row in rows]
+
+    def displayed_pages(self) -> list[tuple[str, str]]:
+        """(page, display text) of every link from another page that has one."""
+        rows = self.db.execute(
+            "SELECT DISTINCT resolved, display FROM links "
+            "WHERE resolved IS NOT NULL AND resolved != source AND display IS NOT NULL"
+        )
+        return rows.fetchall()
+
+    def unresolved_name(self, key: str) -> tuple[str, list[str]] | None:
+        rows = self.db.execute(
+            "SELECT source, target FROM links WHERE resolved IS NULL AND name_key = ? ORDER BY source, ord",
+            (key,),
+        ).fetchall()
+        return (rows[0][1], [source for source, _ in rows]) if rows else None
+
+    # names ------------------------------------------------------------------------------------
+
+    def set_names(self, path: str, rows: Iterable[NameRow], *, kinds: tuple[str, ...] | None = None) -> None:
+        """Replace the names of ``path`` (of the given kinds only, when given)."""
+        if kinds is None:
+            self.db.execute("DELETE FROM names WHERE path = ?", (path,))
+        else:
+            marks = ",".join("?" * len(kinds))
+            self.db.execute(f"DELETE FROM names WHERE path = ? AND kind IN ({marks})", (path, *kinds))
+        self.db.executemany(
+            "INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?, ?, ?)", ((path, *r) for r in rows)
+        )
+
+    def names_of(self, path: str) -> list[NameRow]:
+        rows = self.db.execute(
+            "SELECT name, kind, key, exact, folded, words FROM names WHERE path = ?", (path,)
+        )
+        return [tuple(row) for row in rows]  # type: ignore[misc]
+
+    # the text of a build in progress -------------------------------------------------------------
+
+    def keep_text(self, path: str, pieces: bytes) -> None:
+        """A page's passages, kept while a build resolves every link (see `index.indexer`)."""
+        if not getattr(self, "_texts", False):
+            self.db.execute("CREATE TEMP TABLE texts (path TEXT PRIMARY KEY, pieces BLOB) WITHOUT ROWID")
+            self._texts = True
+        self.db.execute("INSERT INTO texts VALUES (?, ?)", (path, pieces))
+
+    def kept_texts(self) -> Iterator[tuple[str, bytes]]:
+        if not getattr(self, "_texts", False):
+            return iter(())
+        return iter(self.db.execute("SELECT path, pieces FROM texts ORDER BY path"))
+
+    def drop_texts(self) -> None:
+        if getattr(self, "_texts", False):
+            self.db.execute("DROP TABLE texts")
+            self._texts = False

@@ -11,19 +11,33 @@ MAX_CHUNK_CHARS = 700
 _BREAKS = re.compile(r"(?<=\n)|(?<=[。！？])|(?<=[.!?]\s)")
 
 
+Passages = tuple[str, str, tuple[tuple[str, str], ...]]
+"""What a page's chunks are made of, without its links: (title, names, (heading, text) pieces)."""
+
+
 def chunk_page(page: Page, linked_paths: tuple[str, ...]) -> list[Chunk]:
     """One chunk per section, long sections cut at line or sentence ends; names on the first."""
-    pieces = [
+    return chunks_of(page.path, passages_of(page), linked_paths)
+
+
+def passages_of(page: Page) -> Passages:
+    pieces = tuple(
         (section.heading, piece) for section in page.sections for piece in split_passages(section.text)
-    ] or [("", page.title)]
+    ) or (("", page.title),)
     names = " ".join((page.stem, *page.aliases)) if page.stem != page.title else " ".join(page.aliases)
+    return (page.title, names, pieces)
+
+
+def chunks_of(path: str, passages: Passages, linked_paths: tuple[str, ...]) -> list[Chunk]:
+    """The chunks of a page's passages; its links (the paths it links to) go on the first."""
+    title, names, pieces = passages
     return [
         Chunk(
-            path=page.path,
+            path=path,
             ordinal=ordinal,
             heading=heading,
             text=text,
-            title=page.title if ordinal == 0 else "",
+            title=title if ordinal == 0 else "",
             names=names if ordinal == 0 else "",
             links=linked_paths if ordinal == 0 else (),
         )

@@ -1,9 +1,14 @@
-"""The link graph of the vault: resolution, backlinks, names without pages, and page cards."""
+"""The link graph of the vault as readers see it: resolution, backlinks, names, and page cards.
+
+`index.linking` keeps it up to date as pages change; this module reads it.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from index.format import (
     COMPANION_TYPES,
@@ -13,10 +18,13 @@ from index.format import (
     SOURCE_LABEL,
     source_short_title,
 )
-from index.links import LinkResolver
+from index.links import LinkResolver, clean_target
 from index.model import Card, Page, PageRef, RelationGroup
-from index.names import NamedPage, NameTable
+from index.names import NamedPage, NameRow, NameTable, name_row
 from index.prose import link_label
+
+if TYPE_CHECKING:
+    from index.catalog import Catalog
 
 
 def is_knowledge(page: Page) -> bool:
@@ -24,53 +32,89 @@ def is_knowledge(page: Page) -> bool:
     return page.type not in COMPANION_TYPES and page.type not in NOT_KNOWLEDGE_TYPES
 
 
+KnownBy = list[tuple[str, str]]
+
+
 @dataclass
 class Graph:
-    """Built from all pages at once after every update; read-only afterwards."""
+    """The links and names of one state of the index: read-only once published.
 
-    resolver: LinkResolver
+    ``backlinks`` and ``outlinks`` are read from the catalog when asked for; ``names`` is held in
+    memory (every lookup reads it); ``resolver`` resolves any link target (`StoredResolver` for
+    readers, the writer's own `LinkResolver` in the process that keeps the index up to date).
+    """
+
+    resolver: LinkResolver | StoredResolver
     names: NameTable
-    backlinks: dict[str, tuple[str, ...]]
-    outlinks: dict[str, tuple[str, ...]]
+    backlinks: Mapping[str, tuple[str, ...]]
+    outlinks: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, catalog: Catalog, names: NameTable, resolver: LinkResolver | None = None) -> Graph:
+        return cls(
+            resolver or StoredResolver(catalog),
+            names,
+            LinkView(catalog.backlinks, catalog),
+            LinkView(catalog.outlinks, catalog),
+        )
 
 
-def build_graph(pages: dict[str, Page]) -> Graph:
-    knowledge = [page for page in pages.values() if is_knowledge(page)]
-    resolver = LinkResolver((page.path, page.title, page.aliases) for page in knowledge)
-    names = NameTable()
-    for page in knowledge:
-        named = _named(page)
-        names.add(named, page.title, "title")
-        names.add(named, page.stem, "stem")
-        for alias in page.aliases:
-            names.add(named, alias, "alias")
-        short = source_short_title(page.stem)
-        if short:
-            names.add(named, short, "short")
-    backlinks: dict[str, set[str]] = {}
-    outlinks: dict[str, tuple[str, ...]] = {}
-    resolved: dict[str, str | None] = {}  # the same names are linked from many pages
-    for page in knowledge:
-        targets: list[str] = []
-        for link in page.links:
-            if link.target not in resolved:
-                resolved[link.target] = resolver.resolve(link.target)
-            target = resolved[link.target]
-            if target is None:
-                if not link.target.startswith("@") and "/" not in link.target:
-                    names.add_unresolved(link.target, page.path)
-                continue
-            if link.display and target != page.path:
-                names.add(_named(pages[target]), link.display, "display")
-            if target != page.path and target not in targets:
-                targets.append(target)
-                backlinks.setdefault(target, set()).add(page.path)
-        outlinks[page.path] = tuple(targets)
-    names.finish()
-    return Graph(resolver, names, {path: tuple(sorted(paths)) for path, paths in backlinks.items()}, outlinks)
+class LinkView(Mapping[str, tuple[str, ...]]):
+    """Path → linked paths, one query per page asked for (a page without any is not a key)."""
+
+    def __init__(self, read: Callable[[str], tuple[str, ...]], catalog: Catalog) -> None:
+        self._read, self._catalog = read, catalog
+
+    def __getitem__(self, path: str) -> tuple[str, ...]:
+        found = self._read(path)
+        if not found:
+            raise KeyError(path)
+        return found
+
+    def get(self, path: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:  # type: ignore[override]
+        return self._read(path) or default
+
+    def __iter__(self) -> Iterator[str]:
+        return (path for path in self._catalog.pages if self._read(path))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-def _named(page: Page) -> NamedPage:
+class StoredResolver:
+    """Resolution as the index stored it: every target a knowledge page links is resolved when the
+    page is written. Any other target (a log entry's, a companion's) is resolved by a
+    `LinkResolver` of the catalog's pages, built the first time one is asked for."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+        self._fallback: LinkResolver | None = None
+        self._lock = threading.Lock()
+
+    def resolve(self, target: str) -> str | None:
+        known, path = self._catalog.resolution(clean_target(target))
+        if known:
+            return path
+        with self._lock:
+            if self._fallback is None:
+                self._fallback = LinkResolver(self._catalog.link_targets())
+        return self._fallback.resolve(target)
+
+
+def known_by(page: Page) -> KnownBy:
+    """The names a knowledge page gives itself, with their kinds (see `index.names`)."""
+    names = [(page.title, "title"), (page.stem, "stem"), *((alias, "alias") for alias in page.aliases)]
+    short = source_short_title(page.stem)
+    if short:
+        names.append((short, "short"))
+    return names
+
+
+def name_rows(names: KnownBy) -> list[NameRow]:
+    return [row for name, kind in names if (row := name_row(name, kind)) is not None]
+
+
+def named(page: Page) -> NamedPage:
     return NamedPage(page.path, page.title, page.type, page.tier)
 
 
@@ -79,7 +123,7 @@ def page_ref(page: Page, url_for: Callable[[str], str | None]) -> PageRef:
 
 
 def build_card(
-    page: Page, pages: dict[str, Page], graph: Graph, url_for: Callable[[str], str | None]
+    page: Page, pages: Mapping[str, Page], graph: Graph, url_for: Callable[[str], str | None]
 ) -> Card:
     """The page's summary and relations grouped by their label, as the page groups them."""
     groups: dict[str, list[PageRef]] = {}
@@ -93,8 +137,10 @@ def build_card(
             if key in keys or target == page.path:
                 continue
             keys.add(key)
-            if target:
-                refs.append(page_ref(pages[target], url_for))
+            # A page removed by an update committed since this card began reads as a name.
+            linked = pages.get(target) if target else None
+            if linked is not None:
+                refs.append(page_ref(linked, url_for))
             else:
                 refs.append(PageRef(link_label(link.target, link.display)))
     ordered = [
@@ -102,8 +148,9 @@ def build_card(
         for label, refs in groups.items()
         if refs
     ]
+    linking = (pages.get(path) for path in graph.backlinks.get(page.path, ()))
     backlinks = sorted(
-        (page_ref(pages[path], url_for) for path in graph.backlinks.get(page.path, ())),
+        (page_ref(other, url_for) for other in linking if other is not None),
         key=lambda ref: (ref.type != ENTITY, ref.type != CONCEPT, ref.name.casefold()),
     )
     return Card(
@@ -122,7 +169,7 @@ def build_card(
     )
 
 
-def _newest_first(refs: Iterable[PageRef], pages: dict[str, Page]) -> list[PageRef]:
+def _newest_first(refs: Iterable[PageRef], pages: Mapping[str, Page]) -> list[PageRef]:
     def age(ref: PageRef) -> tuple[int, str]:
         page = pages.get(ref.path or "")
         return (-(ref.year or 0), "" if page is None else _invert(page.created or page.date or ""))

@@ -1,15 +1,21 @@
 """Building and updating the index: the single writer.
 
 An update compares the vault with the catalog's fingerprints and touches only files that were
-added, changed or removed. One writer at a time across processes (a file lock in the index
-directory); readers keep using the last committed state meanwhile. A missing, unreadable or
-old-schema index is rebuilt into a new generation that replaces the old one atomically.
+added, changed or removed, and the pages linked to them whose links now resolve elsewhere
+(`index.linking`). One writer at a time across processes (a file lock in the index directory);
+readers keep using the last committed state meanwhile. A missing, unreadable or old-schema index
+is rebuilt into a new generation that replaces the old one atomically.
+
+A build never holds the vault in memory: each page is parsed, written to the catalog (its passages
+to a temporary table) and dropped; once every page's names are known the links are resolved, and
+the passages stream from that table to the search store.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import pickle
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,20 +27,22 @@ from filelock import FileLock
 
 from index.catalog import (
     Catalog,
-    Stamp,
+    CatalogError,
+    CatalogWriter,
     catalog_stamp,
     current_generation,
-    load_catalog,
     new_generation,
     publish_generation,
-    save_catalog,
 )
-from index.chunks import chunk_page
-from index.graph import build_graph, is_knowledge
+from index.chunks import chunk_page, chunks_of, passages_of
+from index.graph import Graph, is_knowledge, known_by, name_rows
+from index.linking import Linker, link_everything, link_rows
+from index.links import LinkResolver
 from index.model import IndexReport, Page
 from index.pages import parse_page
 from index.store import SearchStore
 from index.vault import VaultFile, read_log, scan_vault, with_skipped
+from index.web import path_token
 
 log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
@@ -44,21 +52,36 @@ Progress = Callable[[int, int], None]
 
 
 @dataclass
+class WriterState:
+    """What the writer keeps between updates in the process that makes them (readers need none)."""
+
+    resolver: LinkResolver
+    fingerprints: dict[str, tuple[int, int]]
+
+    @classmethod
+    def read(cls, catalog: Catalog) -> WriterState:
+        return cls(LinkResolver(catalog.link_targets()), catalog.fingerprints())
+
+
+@dataclass
 class LiveGeneration:
-    """An index generation opened for reading: its directory, catalog and search store."""
+    """An index generation opened for reading: its directory, catalog (with its graph) and search store."""
 
     directory: Path
     catalog: Catalog
     store: SearchStore
-    stamp: Stamp | None = None
-    """The catalog file's identity when this state was read or written (detects other writers)."""
+    writer: WriterState | None = None
+
+    @property
+    def stamp(self) -> tuple[str, int]:
+        return self.catalog.stamp
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector. Loading or rebuilding the catalog allocates
-    millions of objects and no cycles, and the collector would rescan all of them again and
-    again: a fifth of a one-page update at 10,000 pages (docs/benchmarks.md)."""
+    """Pause Python's cyclic garbage collector. Loading the name table or building a generation
+    allocates millions of objects and no cycles, and the collector would rescan all of them again
+    and again (docs/benchmarks.md)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -73,10 +96,12 @@ def open_current(index_dir: Path) -> LiveGeneration | None:
     generation = current_generation(index_dir)
     if generation is None:
         return None
-    stamp = catalog_stamp(generation)  # before reading: a save in between makes the next check reload
-    with collector_paused():
-        catalog = load_catalog(generation)
-    if catalog is None:
+    try:
+        catalog = Catalog(generation)
+        with collector_paused():
+            catalog.graph = Graph.of(catalog, catalog.name_table())
+    except CatalogError as error:
+        log.warning("%s; it will be rebuilt", error)
         return None
     store = SearchStore(generation)
     try:
@@ -84,16 +109,16 @@ def open_current(index_dir: Path) -> LiveGeneration | None:
     except Exception as error:  # whoosh raises many kinds on damaged files
         log.warning("index at %s is unreadable (%s); it will be rebuilt", generation, error)
         return None
-    return LiveGeneration(generation, catalog, store, stamp)
+    return LiveGeneration(generation, catalog, store)
 
 
 def _reusable(current: LiveGeneration | None, index_dir: Path) -> LiveGeneration | None:
     """The caller's state when no other process has written since it was read (saves a reload)."""
     if current is None or current.directory != current_generation(index_dir):
         return None
-    if current.stamp is None or catalog_stamp(current.directory) != current.stamp:
+    if catalog_stamp(current.directory) != current.stamp:
         return None
-    return LiveGeneration(current.directory, current.catalog.copy(), current.store, current.stamp)
+    return current
 
 
 def update_index(
@@ -103,83 +128,149 @@ def update_index(
     rebuild: bool = False,
     progress: Progress | None = None,
     current: LiveGeneration | None = None,
-    on_commit: Callable[[LiveGeneration], None] | None = None,
     workers: int = 1,
     lock_timeout: float = -1,
 ) -> tuple[LiveGeneration, IndexReport]:
     """Bring the index in line with the vault; returns the live state and what changed.
 
-    ``current`` is the caller's live state: when nobody else wrote since, a copy of it is updated
-    instead of reading the catalog from disk again. Readers of ``current`` never see the change.
-    ``on_commit`` receives the new state as soon as the text index is committed, before the
-    catalog is written to disk: the caller can answer from it a second earlier. Should the
-    process die in between, the next update finds the same files changed and applies them again.
-    ``workers`` > 1 lets a large build index in that many processes (forked: pass it only from a
-    process that runs no other threads, such as the command line).
+    ``current`` is the caller's live state: when nobody else wrote since, it is updated from
+    what it holds instead of reading the catalog again. Readers of ``current`` never see the
+    change; the returned state has it. ``workers`` > 1 lets a large build index in that many
+    processes (forked: pass it only from a process that runs no other threads, such as the
+    command line).
     """
     index_dir.mkdir(parents=True, exist_ok=True)
     with FileLock(str(index_dir / LOCK_FILE), timeout=lock_timeout), collector_paused():
         started = time.perf_counter()
-        opened = None if rebuild else (_reusable(current, index_dir) or open_current(index_dir))
-        fresh = opened is None
-        if opened is None:
-            generation = new_generation(index_dir)
-            store = SearchStore(generation)
-            store.create()
-            catalog = _empty_catalog()
-            catalog.first_seen.update(_first_seen_before(index_dir))
-        else:
-            generation, catalog, store = opened.directory, opened.catalog, opened.store
-        report, dirty = _apply_changes(wiki_dir, store, catalog, progress, started, fresh, workers)
-        if not dirty:
-            return LiveGeneration(generation, catalog, store, catalog_stamp(generation)), report
-        if on_commit is not None and not fresh:
-            on_commit(LiveGeneration(generation, catalog, store, None))
-        save_catalog(generation, catalog)
-        if fresh:
-            publish_generation(index_dir, generation)
-        return LiveGeneration(generation, catalog, store, catalog_stamp(generation)), report
+        live = None if rebuild else (_reusable(current, index_dir) or open_current(index_dir))
+        if live is None:
+            return _build(wiki_dir, index_dir, progress, started, workers)
+        return _update(wiki_dir, live, progress, started)
 
 
-def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[int], None]) -> dict[str, Page]:
-    """Parse changed files into the catalog; a file that cannot be a page is skipped with its reason."""
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    parsed: dict[str, Page] = {}
-    for done, file in enumerate(changed, start=1):
-        catalog.fingerprints[file.path] = file.fingerprint
-        for table in (catalog.skipped, catalog.warnings, catalog.pages):
-            table.pop(file.path, None)
-        page, problems = _read_page(file)
-        if page is None:
-            catalog.skipped[file.path] = problems
-            log.warning("skipped %s: %s", file.path, problems)
-        else:
-            parsed[file.path] = catalog.pages[file.path] = page
-            catalog.first_seen.setdefault(file.path, now)
-            if problems:
-                catalog.warnings[file.path] = problems
-                log.warning("indexed %s with a problem: %s", file.path, problems)
-        step(done)
-    return parsed
+def _update(
+    wiki_dir: Path, live: LiveGeneration, progress: Progress | None, started: float
+) -> tuple[LiveGeneration, IndexReport]:
+    state = live.writer or WriterState.read(live.catalog)
+    scan = scan_vault(wiki_dir)
+    present = {file.path for file in scan.files}
+    removed = [path for path in state.fingerprints if path not in present]
+    changed = [file for file in scan.files if state.fingerprints.get(file.path) != file.fingerprint]
+    added = sum(1 for file in changed if file.path not in state.fingerprints)
+    log_text = read_log(wiki_dir)
+    if not (changed or removed or log_text != live.catalog.log_text):
+        live = replace(live, writer=state)
+        return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
+    step = _stepper(progress, 2 * len(changed))
+    resolver, names, fingerprints = (
+        state.resolver.copy(),
+        live.catalog.graph.names.copy(),
+        dict(state.fingerprints),
+    )
+    writer = CatalogWriter(live.directory)
+    try:
+        linker = Linker(writer, resolver, names)
+        for path in removed:
+            linker.remove(path)
+            writer.remove_file(path)
+            del fingerprints[path]
+        now = _now()
+        parsed: dict[str, Page] = {}
+        for done, file in enumerate(changed, start=1):
+            if writer.page_record(file.path) is not None:
+                linker.remove(file.path)
+            page = _write_file(writer, file, now)
+            fingerprints[file.path] = file.fingerprint
+            if page is not None and is_knowledge(page):
+                linker.put(page)
+                parsed[page.path] = page
+            step(done)
+        relinked = linker.finish() - set(parsed)
+        by_path = {file.path: file for file in scan.files}
+        if changed or removed:
+            with live.store.writing() as batch:
+                for path in [*removed, *(file.path for file in changed), *relinked]:
+                    batch.delete_page(path)
+                for done, page in enumerate(parsed.values(), start=len(changed) + 1):
+                    for chunk in chunk_page(page, writer.outlinks(page.path)):
+                        batch.add(chunk)
+                    step(done)
+                for path in sorted(relinked):
+                    page, _ = _read_page(by_path[path])
+                    if page is not None:
+                        for chunk in chunk_page(page, writer.outlinks(path)):
+                            batch.add(chunk)
+            step(2 * len(changed))
+        writer.finish(updated_at=_now(), log_text=log_text)
+    finally:
+        writer.close()
+    catalog = Catalog(live.directory)
+    catalog.graph = Graph.of(catalog, names, resolver)
+    updated = LiveGeneration(live.directory, catalog, live.store, WriterState(resolver, fingerprints))
+    report = _report(
+        catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
+    )
+    return updated, report
 
 
-def _relinked(
-    files: tuple[VaultFile, ...],
-    catalog: Catalog,
-    previous: dict[str, tuple[str, ...]],
-    parsed: dict[str, Page],
-) -> dict[str, Page]:
-    """Unchanged pages whose links now resolve elsewhere (a page they link to was added, removed or
-    renamed): read again so the text index holds their current links, as a full build would."""
-    by_path = {file.path: file for file in files}
-    again: dict[str, Page] = {}
-    for path, links in catalog.graph.outlinks.items():
-        if path in parsed or previous.get(path) == links or path not in by_path:
-            continue
-        page, _ = _read_page(by_path[path])
-        if page is not None:
-            again[path] = page
-    return again
+def _build(
+    wiki_dir: Path, index_dir: Path, progress: Progress | None, started: float, workers: int
+) -> tuple[LiveGeneration, IndexReport]:
+    """A new generation from every file of the vault, published when complete."""
+    earlier = _first_seen_before(index_dir)
+    scan = scan_vault(wiki_dir)
+    step = _stepper(progress, 2 * len(scan.files))
+    generation = new_generation(index_dir)
+    store = SearchStore(generation)
+    store.create()
+    writer = CatalogWriter(generation, create=True)
+    try:
+        now = _now()
+        targets: list[tuple[str, str, tuple[str, ...]]] = []
+        for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
+            page = _write_file(writer, file, now, earlier.get(file.path))
+            if page is not None and is_knowledge(page):
+                targets.append((page.path, page.title, page.aliases))
+                writer.add_links(link_rows(page))
+                writer.set_names(page.path, name_rows(known_by(page)))
+                writer.keep_text(page.path, pickle.dumps(passages_of(page), protocol=pickle.HIGHEST_PROTOCOL))
+            step(done)
+        resolver = LinkResolver(targets)
+        link_everything(writer, resolver)
+        parallel = workers if len(targets) >= PARALLEL_FROM_PAGES else 1
+        with store.writing(workers=parallel) as batch:
+            for done, (path, passages) in enumerate(writer.kept_texts(), start=len(scan.files) + 1):
+                for chunk in chunks_of(path, pickle.loads(passages), writer.outlinks(path)):
+                    batch.add(chunk)
+                step(done)
+        writer.drop_texts()
+        step(2 * len(scan.files))
+        writer.finish(updated_at=_now(), log_text=read_log(wiki_dir))
+        writer.publishable()
+    finally:
+        writer.close()
+    catalog = Catalog(generation)
+    catalog.graph = Graph.of(catalog, catalog.name_table(), resolver)
+    publish_generation(index_dir, generation)
+    live = LiveGeneration(generation, catalog, store, WriterState(resolver, catalog.fingerprints()))
+    report = _report(catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True)
+    return live, report
+
+
+def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str | None = None) -> Page | None:
+    """Parse a file and write its rows (a file that cannot be a page is skipped with its reason);
+    returns the page. It was first seen ``earlier`` (by a previous generation), or ``now``."""
+    page, problems = _read_page(file)
+    if page is None:
+        log.warning("skipped %s: %s", file.path, problems)
+        writer.put_file(file.path, file.fingerprint, earlier, problems, None)
+        return None
+    if problems:
+        log.warning("indexed %s with a problem: %s", file.path, problems)
+    writer.put_file(file.path, file.fingerprint, earlier or now, None, problems or None)
+    # The text lives in the search store; the catalog keeps what answers need.
+    writer.put_page(replace(page, sections=()), knowledge=is_knowledge(page), token=path_token(page.path))
+    return page
 
 
 def _read_page(file: VaultFile) -> tuple[Page | None, str]:
@@ -196,78 +287,34 @@ def _read_page(file: VaultFile) -> tuple[Page | None, str]:
 def _first_seen_before(index_dir: Path) -> dict[str, str]:
     """When the previous index first saw each page: a rebuild must not make old pages new."""
     generation = current_generation(index_dir)
-    previous = load_catalog(generation) if generation else None
-    return dict(previous.first_seen) if previous else {}
+    if generation is None:
+        return {}
+    try:
+        return dict(Catalog(generation).first_seen.items())
+    except CatalogError:
+        return {}
 
 
-def _empty_catalog() -> Catalog:
-    return Catalog({}, {}, {}, {}, {}, build_graph({}), updated_at="")
+def _stepper(progress: Progress | None, total: int) -> Callable[[int], None]:
+    """Reading is quick and writing the index is slow: each takes half of the progress bar."""
+    return (lambda done: progress(done, total)) if progress else (lambda done: None)
 
 
-def _apply_changes(
-    wiki_dir: Path,
-    store: SearchStore,
-    catalog: Catalog,
-    progress: Progress | None,
-    started: float,
-    rebuilt: bool,
-    workers: int = 1,
-) -> tuple[IndexReport, bool]:
-    """Apply what changed; also say whether anything did (else nothing needs writing)."""
-    scan = scan_vault(wiki_dir)
-    files = scan.files
-    present = {file.path for file in files}
-    removed = [path for path in catalog.fingerprints if path not in present]
-    changed = [file for file in files if catalog.fingerprints.get(file.path) != file.fingerprint]
-    added = sum(1 for file in changed if file.path not in catalog.fingerprints)
-    for path in removed:
-        for table in (
-            catalog.pages,
-            catalog.fingerprints,
-            catalog.skipped,
-            catalog.warnings,
-            catalog.first_seen,
-        ):
-            table.pop(path, None)
-    # Reading is quick and writing the index is slow: each takes half of the progress bar.
-    total = 2 * len(changed)
-    step = (lambda done: progress(done, total)) if progress else (lambda done: None)
-    parsed = _read_changed(changed, catalog, step)
-    log_text = read_log(wiki_dir)
-    dirty = bool(changed or removed or rebuilt or log_text != catalog.log_text)
-    catalog.log_text = log_text
-    if rebuilt:
-        for path in [path for path in catalog.first_seen if path not in present]:
-            del catalog.first_seen[path]
-    if changed or removed or rebuilt:
-        previous_links = catalog.graph.outlinks
-        catalog.graph = build_graph(catalog.pages)
-        if not rebuilt:
-            parsed.update(_relinked(files, catalog, previous_links, parsed))
-    if changed or removed:
-        with store.writing(workers=workers if len(parsed) >= PARALLEL_FROM_PAGES else 1) as batch:
-            if not rebuilt:
-                for path in [*removed, *parsed]:
-                    batch.delete_page(path)
-            for done, page in enumerate(parsed.values(), start=len(changed) + 1):
-                if is_knowledge(page):
-                    for chunk in chunk_page(page, catalog.graph.outlinks.get(page.path, ())):
-                        batch.add(chunk)
-                # The text now lives in the store; the catalog keeps what answers need.
-                catalog.pages[page.path] = replace(page, sections=())
-                step(done)
-        step(total)
-    if dirty:
-        catalog.updated_at = datetime.now(UTC).isoformat(timespec="seconds")
-    report = IndexReport(
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _report(
+    catalog: Catalog, scan, started: float, *, added: int, changed: int, removed: int, rebuilt: bool
+) -> IndexReport:
+    return IndexReport(
         pages=len(catalog.pages),
         added=added,
-        changed=len(changed) - added,
-        removed=len(removed),
+        changed=changed,
+        removed=removed,
         skipped=catalog.skipped_list,
         seconds=round(time.perf_counter() - started, 3),
         rebuilt=rebuilt,
         warnings=catalog.warning_list,
         survey=with_skipped(scan.survey, catalog.skipped),
     )
-    return report, dirty

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from bisect import insort
 from collections.abc import Iterable, Iterator
 
 from index.analysis import fold
@@ -69,22 +70,68 @@ class LinkResolver:
     2. ``@…`` looks in ``wiki/sources/`` first;
     3. a basename takes the first match in sources > entities > concepts > questions > surveys,
        then the rest; 4. the same ignoring case and width; 5. titles and aliases, for plain vaults.
+
+    Pages are added and removed one at a time as the vault changes (the result never depends on
+    the order they came in). A `copy` shares nothing that either copy changes later: the writer
+    changes a copy while readers go on resolving with the original.
     """
 
-    def __init__(self, pages: Iterable[tuple[str, str, Iterable[str]]]) -> None:
+    def __init__(self, pages: Iterable[tuple[str, str, Iterable[str]]] = ()) -> None:
         """``pages``: (path, title, aliases) for every page that may be linked to."""
-        self._paths: dict[str, str] = {}
+        self._known: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self._paths: dict[str, list[str]] = {}
         self._stems: dict[str, list[str]] = {}
         self._folded_stems: dict[str, list[str]] = {}
         self._names: dict[str, list[str]] = {}
-        for path, title, aliases in sorted(pages, key=lambda page: _rank_path(page[0])):
-            without_ext = path.rsplit(".", 1)[0]
-            self._paths[without_ext] = path
-            stem = without_ext.rsplit("/", 1)[-1]
-            self._stems.setdefault(stem, []).append(path)
-            self._folded_stems.setdefault(fold(stem), []).append(path)
-            for name in (title, *aliases):
-                self._names.setdefault(fold(name), []).append(path)
+        for path, title, aliases in sorted(pages, key=lambda page: rank_path(page[0])):
+            self._known[path] = (title, tuple(aliases))
+            for table, key in self._keys(path, title, self._known[path][1]):
+                table.setdefault(key, []).append(path)  # in rank order already
+
+    def copy(self) -> LinkResolver:
+        other = LinkResolver()
+        other._known = dict(self._known)
+        other._paths, other._stems = dict(self._paths), dict(self._stems)
+        other._folded_stems, other._names = dict(self._folded_stems), dict(self._names)
+        return other
+
+    def __contains__(self, path: str) -> bool:
+        return path in self._known
+
+    def add(self, path: str, title: str, aliases: Iterable[str]) -> None:
+        self.remove(path)
+        self._known[path] = (title, tuple(aliases))
+        for table, key in self._keys(path, title, self._known[path][1]):
+            paths = list(table.get(key, ()))  # a new list: a copy of this resolver may share the old one
+            insort(paths, path, key=rank_path)
+            table[key] = paths
+
+    def remove(self, path: str) -> None:
+        known = self._known.pop(path, None)
+        if known is None:
+            return
+        for table, key in self._keys(path, *known):
+            paths = [other for other in table.get(key, ()) if other != path]
+            if paths:
+                table[key] = paths
+            else:
+                table.pop(key, None)
+
+    def folded_names(self, path: str) -> set[str]:
+        """The folded names of a known page a link target may be read as (see `link_key`)."""
+        known = self._known.get(path)
+        if known is None:
+            return set()
+        title, aliases = known
+        return {fold(_stem(path)), *(fold(name) for name in (title, *aliases))}
+
+    def _keys(self, path: str, title: str, aliases: tuple[str, ...]) -> Iterator[tuple[dict, str]]:
+        yield self._paths, path.rsplit(".", 1)[0]
+        stem = _stem(path)
+        yield self._stems, stem
+        yield self._folded_stems, fold(stem)
+        for name in dict.fromkeys(fold(name) for name in (title, *aliases)):
+            yield self._names, name
 
     def resolve(self, target: str) -> str | None:
         target = clean_target(target)
@@ -93,11 +140,11 @@ class LinkResolver:
         if "/" in target:
             exact = self._paths.get(target.lstrip("/"))
             if exact:
-                return exact
+                return exact[0]
             suffix = "/" + target.lstrip("/")
-            matches = [path for stem_path, path in self._paths.items() if stem_path.endswith(suffix)]
+            matches = [paths[0] for stem_path, paths in self._paths.items() if stem_path.endswith(suffix)]
             if matches:
-                return matches[0]
+                return min(matches, key=rank_path)
             target = target.rsplit("/", 1)[-1]
         for table, key in (
             (self._stems, target),
@@ -110,7 +157,18 @@ class LinkResolver:
         return None
 
 
-def _rank_path(path: str) -> tuple[int, int, str]:
+def link_key(target: str) -> str:
+    """What resolution reads a target by: its folded basename. A page can only be what a target
+    resolves to when this is one of the page's `LinkResolver.folded_names`, so a page that comes,
+    goes or is renamed changes the resolution of those targets only."""
+    return fold(clean_target(target).rsplit("/", 1)[-1])
+
+
+def _stem(path: str) -> str:
+    return path.rsplit(".", 1)[0].rsplit("/", 1)[-1]
+
+
+def rank_path(path: str) -> tuple[int, int, str]:
     """By the first folder under ``wiki/`` (however deep the page is nested), then shortest path."""
     parts = path.split("/")
     folder = parts[1].casefold() if len(parts) > 2 and parts[0] == WIKI_DIR else ""

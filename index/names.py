@@ -18,7 +18,7 @@ Names that are linked but have no page are answers too ("no page yet").
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
@@ -126,51 +126,142 @@ class Resolution:
     """Several pages are known by the name equally well: the caller should let the user choose."""
 
 
+NameRow = tuple[str, str, str, str, str, str]
+"""One name of a page, worked out once when the page is written: (name as written, kind, loose key,
+exact form, folded form, its words joined by spaces)."""
+Entry = tuple[NamedPage, str, str, str]
+"""Loose key → (page, name as written, kind, exact form)."""
+
+
+def name_row(name: str, kind: str) -> NameRow | None:
+    """The row of a name, or None for a name with no letters or digits at all."""
+    folded = fold(name).strip()
+    words = _name_words(folded)
+    key = "".join(words)
+    if not key:
+        return None
+    return (name, kind, key, exact_name(name), folded, " ".join(words))
+
+
 class NameTable:
-    """Every name a page is known by, and every linked name that has no page."""
+    """Every name a page is known by, and every linked name that has no page.
+
+    Built at once (`build`) or changed a page at a time (`set_page`, `set_unresolved`); either way
+    the same names give the same table, in one canonical order. A `copy` can change without
+    touching the original, which readers may be using meanwhile.
+    """
 
     def __init__(self) -> None:
-        self._entries: dict[str, list[tuple[NamedPage, str, str, str]]] = {}
-        """Loose key → (page, name as written, kind, exact form)."""
-        self._unresolved: dict[str, tuple[str, set[str]]] = {}
+        self._pages: dict[str, tuple[NamedPage, tuple[NameRow, ...]]] = {}
+        self._entries: dict[str, list[Entry]] = {}
+        self._unresolved: dict[str, tuple[str, frozenset[str]]] = {}
+        """Loose key → (the name as first linked, paths of the pages that link it)."""
         self._mentions: dict[str, list[tuple[str, NamedPage]]] = {}
-        self._words: dict[str, set[str]] = {}
-        self._added: set[tuple[str, str, str]] = set()
+        """First two folded characters → (folded name, page), longest first."""
+        self._words: dict[str, dict[str, int]] = {}
+        """A word of a many-word name → the keys of such names (with how many names give it)."""
+        self._keys: list[str] = []
+        """Every key, sorted (for the fuzzy levels and the prefix range)."""
 
-    def add(self, page: NamedPage, name: str, kind: str) -> None:
-        if (name, page.path, kind) in self._added:  # display names repeat once per linking page
+    @classmethod
+    def build(
+        cls,
+        pages: Iterable[tuple[NamedPage, Iterable[NameRow]]],
+        unresolved: Iterable[tuple[str, str, Iterable[str]]] = (),
+    ) -> NameTable:
+        """A table of ``pages`` (each with its names) and ``unresolved`` ((key, name as linked,
+        pages linking it)), sorted once: what `set_page` arrives at one page at a time."""
+        table = cls()
+        for page, rows in pages:
+            kept = table._pages[page.path] = (page, _distinct(rows))
+            for row in kept[1]:
+                table._entries.setdefault(row[2], []).append((page, row[0], row[1], row[3]))
+                for word in _many_words(row):
+                    counts = table._words.setdefault(word, {})
+                    counts[row[2]] = counts.get(row[2], 0) + 1
+            for folded in _mentioned(kept[1]):
+                table._mentions.setdefault(folded[:2], []).append((folded, page))
+        for entries in table._entries.values():
+            entries.sort(key=_entry_order)
+        for bucket in table._mentions.values():
+            bucket.sort(key=_mention_order)
+        for key, linked, paths in unresolved:
+            table._unresolved[key] = (linked, frozenset(paths))
+        table._keys = sorted(table._entries)
+        return table
+
+    def copy(self) -> NameTable:
+        other = NameTable()
+        other._pages, other._entries = dict(self._pages), dict(self._entries)
+        other._unresolved, other._mentions = dict(self._unresolved), dict(self._mentions)
+        other._words, other._keys = dict(self._words), list(self._keys)
+        return other
+
+    def page_names(self, path: str) -> tuple[NameRow, ...]:
+        known = self._pages.get(path)
+        return known[1] if known else ()
+
+    def set_page(self, path: str, page: NamedPage | None, rows: Iterable[NameRow] = ()) -> None:
+        """Make ``path`` known by exactly ``rows`` (by nothing when ``page`` is None).
+
+        Inner lists are replaced, never changed in place: a copy of this table may share them.
+        """
+        old = self._pages.pop(path, None)
+        new = (page, _distinct(rows)) if page is not None else None
+        if old is not None and new == old:
+            self._pages[path] = old
             return
-        self._added.add((name, page.path, kind))
-        folded = fold(name).strip()
-        words = _name_words(folded)
-        key = "".join(words)
-        if not key:
-            return
-        entries = self._entries.setdefault(key, [])
-        exact = exact_name(name)
-        if not any(other.path == page.path and k == kind and e == exact for other, _, k, e in entries):
-            entries.append((page, name, kind, exact))
-        if len(words) > 1:
-            for word in words:
-                if len(word) >= 2:
-                    self._words.setdefault(word, set()).add(key)
-        if len(folded) >= 2:
-            self._mentions.setdefault(folded[:2], []).append((folded, page))
+        old_rows = old[1] if old else ()
+        new_rows = new[1] if new else ()
+        for key in {row[2] for row in (*old_rows, *new_rows)}:
+            entries = [entry for entry in self._entries.get(key, ()) if entry[0].path != path]
+            entries += [(page, row[0], row[1], row[3]) for row in new_rows if row[2] == key]  # type: ignore[misc]
+            entries.sort(key=_entry_order)
+            if entries:
+                if key not in self._entries:
+                    insort(self._keys, key)
+                self._entries[key] = entries
+            elif self._entries.pop(key, None) is not None:
+                del self._keys[bisect_left(self._keys, key)]
+        mentioned = _mentioned(new_rows)
+        for prefix in {folded[:2] for folded in (*_mentioned(old_rows), *mentioned)}:
+            bucket = [item for item in self._mentions.get(prefix, ()) if item[1].path != path]
+            bucket += [(folded, page) for folded in mentioned if folded[:2] == prefix]  # type: ignore[misc]
+            bucket.sort(key=_mention_order)
+            if bucket:
+                self._mentions[prefix] = bucket
+            else:
+                self._mentions.pop(prefix, None)
+        for rows_of, step in ((old_rows, -1), (new_rows, 1)):
+            for row in rows_of:
+                for word in _many_words(row):
+                    counts = dict(self._words.get(word, {}))
+                    counts[row[2]] = counts.get(row[2], 0) + step
+                    if not counts[row[2]]:
+                        del counts[row[2]]
+                    if counts:
+                        self._words[word] = counts
+                    else:
+                        self._words.pop(word, None)
+        if new is not None:
+            self._pages[path] = new  # type: ignore[assignment]
 
-    def add_unresolved(self, name: str, mentioned_in: str) -> None:
-        key = normalize_name(name)
-        if key and key not in self._entries:
-            self._unresolved.setdefault(key, (name, set()))[1].add(mentioned_in)
+    def set_unresolved(self, key: str, linked: str | None, paths: Iterable[str] = ()) -> None:
+        """``key`` is linked as ``linked`` by ``paths`` and has no page (None: no longer linked)."""
+        if linked is None:
+            self._unresolved.pop(key, None)
+        else:
+            self._unresolved[key] = (linked, frozenset(paths))
 
-    def finish(self) -> None:
-        """Drop unresolved names that turned out to have a page, and index keys for fuzzy search."""
-        for key in [key for key in self._unresolved if key in self._entries]:
-            del self._unresolved[key]
-        self._added.clear()
-        self._keys = list(self._entries)
-        self._sorted_keys = sorted(self._keys)
-        for bucket in self._mentions.values():
-            bucket.sort(key=lambda item: -len(item[0]))
+    def __eq__(self, other: object) -> bool:
+        """Same names, same order: how a table kept up to date is compared with a fresh one."""
+        if not isinstance(other, NameTable):
+            return NotImplemented
+        mine = (self._pages, self._entries, self._unresolved, self._mentions, self._words, self._keys)
+        theirs = (other._pages, other._entries, other._unresolved, other._mentions, other._words, other._keys)
+        return mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]
 
     def resolve(self, name: str, limit: int = 8) -> Resolution:
         key = normalize_name(name)
@@ -242,9 +333,9 @@ class NameTable:
 
     def _longer_names(self, key: str, limit: int) -> list[NameHit]:
         """Names that start with ``key`` (``ByteDance`` → ``ByteDance Seed``): a sorted-list range."""
-        start = bisect_left(self._sorted_keys, key)
+        start = bisect_left(self._keys, key)
         hits: list[NameHit] = []
-        for other in islice(self._sorted_keys, start, start + limit + 1):
+        for other in islice(self._keys, start, start + limit + 1):
             if not other.startswith(key):
                 break
             if other != key:
@@ -265,15 +356,42 @@ class NameTable:
 
     def _unresolved_typo(self, key: str) -> tuple[str, tuple[str, ...]] | None:
         budget = typo_budget(key)
-        if not budget or not self._unresolved:
+        linked_only = [other for other in self._unresolved if other not in self._entries]
+        if not budget or not linked_only:
             return None
-        best = process.extractOne(
-            key, list(self._unresolved), scorer=DamerauLevenshtein.distance, score_cutoff=budget
-        )
+        best = process.extractOne(key, linked_only, scorer=DamerauLevenshtein.distance, score_cutoff=budget)
         if not best:
             return None
         linked, paths = self._unresolved[best[0]]
         return linked, tuple(sorted(paths))
+
+
+def _distinct(rows: Iterable[NameRow]) -> tuple[NameRow, ...]:
+    """A page's names in canonical order, without a second name of one kind that reads the same
+    (``Byte Dance`` and ``Byte  Dance``)."""
+    kept: dict[tuple[str, str, str], NameRow] = {}
+    for row in sorted(set(rows), key=lambda row: (_KIND_RANK[row[1]], row[0])):
+        kept.setdefault((row[2], row[1], row[3]), row)
+    return tuple(kept.values())
+
+
+def _mentioned(rows: Iterable[NameRow]) -> list[str]:
+    """The folded names `NameTable.names_in` finds a page by (two characters or more)."""
+    return list(dict.fromkeys(row[4] for row in rows if len(row[4]) >= 2))
+
+
+def _many_words(row: NameRow) -> list[str]:
+    """The words of a name of several words that `NameTable._suggestions` finds it by."""
+    words = row[5].split(" ")
+    return [word for word in words if len(word) >= 2] if len(words) > 1 else []
+
+
+def _entry_order(entry: Entry) -> tuple[str, int, str]:
+    return (entry[0].path, _KIND_RANK[entry[2]], entry[1])
+
+
+def _mention_order(item: tuple[str, NamedPage]) -> tuple[int, str, str]:
+    return (-len(item[0]), item[0], item[1].path)
 
 
 def _clear_winner(ranked: list[NameHit]) -> NameHit | None:

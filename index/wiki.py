@@ -1,9 +1,9 @@
 """`Wiki`: the one object the edges are handed. Lookups, search, cards, digests, index state.
 
 Every method is synchronous and safe to call from several threads. Readers use the last
-committed state (an immutable snapshot swapped in after each update) and never wait for the
-writer; a change committed by another process (``sakuin index`` from cron) is picked up on the
-next call.
+committed state (the catalog's rows as committed, and a name table swapped in after each update)
+and never wait for the writer; a change committed by another process (``sakuin index`` from cron)
+is picked up on the next call.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from index.catalog import Catalog, Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
-from index.format import CITING_TYPES
+from index.format import BRIEF, CITING_TYPES, SOURCE
 from index.graph import build_card, page_ref
 from index.indexer import LiveGeneration, Progress, open_current, update_index
 from index.model import (
@@ -36,9 +36,11 @@ from index.model import (
 from index.names import NameHit
 from index.search import search_pages
 from index.vault import survey_vault
-from index.web import page_url, path_token, url_path
+from index.web import page_url, url_path
 
 RECHECK_SECONDS = 1.0
+DIGEST_TYPES = (SOURCE, BRIEF)
+"""The pages a digest reads: sources, and briefs for their blurbs."""
 
 
 class IndexNotReady(Exception):
@@ -51,7 +53,7 @@ class Wiki:
         self.index_dir = index_dir
         self.base_url = base_url.rstrip("/") + "/" if base_url else None
         self._live: LiveGeneration | None = None
-        self._stamp: tuple[Path | None, Stamp | None] = (None, None)
+        self._stamp: Stamp | None = None
         self._checked = 0.0
         self._write_lock = threading.Lock()
         self._building = False
@@ -83,7 +85,6 @@ class Wiki:
                     rebuild=rebuild,
                     progress=progress,
                     current=self._live,
-                    on_commit=self._publish,
                     workers=workers,
                 )
             except Exception as error:
@@ -161,7 +162,7 @@ class Wiki:
 
     def page_for_token(self, token: str) -> str | None:
         """The path of the page whose `path_token` is ``token``, or None."""
-        return next((path for path in self._current().catalog.pages if path_token(path) == token), None)
+        return self._current().catalog.page_for_token(token)
 
     def survey(self) -> VaultSurvey:
         """Per top folder of the vault, the notes indexed and those left out, and why (``sakuin
@@ -175,7 +176,7 @@ class Wiki:
         """The sources added on ``day`` (a calendar day in ``zone``), for the digest."""
         catalog = self._current().catalog
         return find_new_sources(
-            tuple(catalog.pages.values()),
+            tuple(catalog.pages.of_types(DIGEST_TYPES)),
             catalog.log_text,
             day,
             first_seen=catalog.first_seen.get,
@@ -190,7 +191,7 @@ class Wiki:
         """The most recently added sources, newest first (App Home)."""
         catalog = self._current().catalog
         return recent_sources(
-            tuple(catalog.pages.values()),
+            tuple(catalog.pages.of_types(DIGEST_TYPES)),
             limit,
             first_seen=catalog.first_seen.get,
             resolve=catalog.graph.resolver.resolve,
@@ -236,7 +237,7 @@ class Wiki:
         if now - self._checked > RECHECK_SECONDS:
             self._checked = now
             generation = current_generation(self.index_dir)
-            stamp = (generation, catalog_stamp(generation) if generation else None)
+            stamp = catalog_stamp(generation) if generation else None
             # Reload what another process wrote, unless a writer (or another reader's reload) is
             # busy: then the current state keeps answering and a later call catches up.
             if stamp != self._stamp and self._write_lock.acquire(blocking=False):
@@ -251,12 +252,8 @@ class Wiki:
         if live is not None:
             self._swap(live)
 
-    def _publish(self, live: LiveGeneration) -> None:
-        """Readers see a committed update before its catalog reaches the disk."""
-        self._live = live
-
     def _swap(self, live: LiveGeneration) -> None:
         """Publish a new state. The previous one is not closed here: a reader in another thread
         may be searching it right now; its files are released when the last reference goes."""
         self._live = live
-        self._stamp = (live.directory, live.stamp)
+        self._stamp = live.stamp

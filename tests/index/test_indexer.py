@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from index.catalog import current_generation
+from index.catalog import CATALOG_FILE, current_generation
 from index.wiki import IndexNotReady, Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
@@ -136,7 +136,7 @@ def test_damaged_index_is_rebuilt(vault: Path, tmp_path: Path, damage: str) -> N
     generation = current_generation(tmp_path / "index")
     assert generation is not None
     if damage == "catalog":
-        (generation / "catalog.pickle").write_bytes(b"not a pickle")
+        (generation / CATALOG_FILE).write_bytes(b"not a database" * 100)
     elif damage == "segments":
         for path in generation.glob("*.seg"):
             path.write_bytes(b"garbage")

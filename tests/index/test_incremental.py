@@ -1,0 +1,161 @@
+"""An index kept up to date edit by edit answers exactly as one built from scratch.
+
+After each step of a sequence of edits, renames, deletions and additions (links that start or stop
+resolving, names and display names that change, pages that stop being knowledge pages), the
+updated index is compared with a fresh build of the same vault: the catalog's rows, the name
+table, and what readers get (cards, backlinks, lookups, searches).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from index.catalog import CATALOG_FILE
+from index.wiki import Wiki
+from tests.vaults import SMALL_VAULT, entity, write_vault
+
+Step = Callable[[Path], None]
+
+
+def write(relative: str, text: str) -> Step:
+    return lambda vault: write_vault(vault, {relative: text})
+
+
+def rename(old: str, new: str) -> Step:
+    def step(vault: Path) -> None:
+        (vault / new).parent.mkdir(parents=True, exist_ok=True)
+        os.rename(vault / old, vault / new)
+
+    return step
+
+
+def delete(relative: str) -> Step:
+    return lambda vault: (vault / relative).unlink()
+
+
+BYTEDANCE = "wiki/entities/ByteDance.md"
+MINDER = "wiki/entities/Minder.md"
+BRIEF = "wiki/briefs/@2025__NSDI__Minder - Faulty Machine Detection.md"
+STEPS: list[tuple[str, Step]] = [
+    (
+        "an alias and a display name change",
+        write(
+            BYTEDANCE,
+            entity(
+                "ByteDance",
+                aliases=("バイトダンス", "ByteDance Ltd."),
+                body="## 関連\n\n- 関連プロダクト: [[MegaScale|メガスケール]] / [[Minder|マインダー]]\n"
+                "- 関連人物: [[Zhuo Jiang]] / [[Wei Zhang|張偉]]\n",
+            ),
+        ),
+    ),
+    ("a page for a name linked without one", write("wiki/entities/Zhuo Jiang.md", entity("Zhuo Jiang"))),
+    ("a page moves to another folder", rename(MINDER, "wiki/concepts/Minder.md")),
+    ("a linked page is deleted", delete("wiki/entities/University of Chinese Academy of Sciences.md")),
+    (
+        "a title changes, the old one kept as an alias",
+        write("wiki/entities/MegaScale.md", entity("MegaScale v2", aliases=("MegaScale",))),
+    ),
+    (
+        "a page stops being a knowledge page",
+        write(
+            "wiki/entities/ByteDance Seed.md",
+            "---\ntype: meta\ntitle: ByteDance Seed\n---\n# ByteDance Seed\n",
+        ),
+    ),
+    (
+        "a companion brief appears",
+        write(BRIEF, "---\ntype: brief\ntitle: 紹介\n---\n# 紹介\n\n## 紹介文\n\n[[Minder]] の論文。\n"),
+    ),
+    ("the moved page's old place is taken again", write(MINDER, entity("Minder", aliases=("マインダー",)))),
+    ("a page becomes an empty file", write("wiki/entities/Anna Stub.md", "")),
+    (
+        "a page links the new one by its alias",
+        write("wiki/entities/Ant Group.md", entity("Ant Group", body="[[マインダー]] と [[UCAS]] を使う。")),
+    ),
+]
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Path:
+    return write_vault(tmp_path / "vault", SMALL_VAULT)
+
+
+def test_every_step_leaves_the_index_a_fresh_build_would_make(vault: Path, tmp_path: Path) -> None:
+    kept = Wiki.open(vault, tmp_path / "kept")
+    kept.update()
+    for number, (what, step) in enumerate(STEPS):
+        step(vault)
+        report = kept.update()
+        assert not report.rebuilt, what
+        fresh = Wiki.open(vault, tmp_path / f"fresh-{number}")
+        fresh.update()
+        assert rows(kept) == rows(fresh), what
+        assert kept._current().catalog.graph.names == fresh._current().catalog.graph.names, what
+        expected = answers(fresh)
+        for kind, got in answers(kept).items():
+            for key, value in got.items():
+                assert value == expected[kind][key], (what, kind, key)
+            assert got.keys() == expected[kind].keys(), (what, kind)
+
+
+def test_an_update_rereads_only_the_pages_whose_links_changed(vault: Path, tmp_path: Path) -> None:
+    """Adding the page a name linked without one relinks the two pages that link it, nothing else."""
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    write_vault(vault, {"wiki/entities/Zhuo Jiang.md": entity("Zhuo Jiang")})
+    report = wiki.update()
+    assert (report.added, report.changed, report.removed) == (1, 0, 0)
+    assert {ref.path for ref in wiki.backlinks("wiki/entities/Zhuo Jiang.md")} == {
+        BYTEDANCE,
+        "wiki/entities/Ant Group.md",
+    }
+    assert wiki.lookup("Zhuo Jiang").unresolved is None
+
+
+def rows(wiki: Wiki) -> dict[str, list[tuple]]:
+    """The catalog's tables, without when files were first seen (a fresh build sees them now)."""
+    generation = wiki._current().catalog.generation
+    with sqlite3.connect(generation / CATALOG_FILE) as db:
+        return {
+            "files": db.execute(
+                "SELECT path, mtime_ns, size, skipped, warning FROM files ORDER BY path"
+            ).fetchall(),
+            "pages": db.execute("SELECT * FROM pages ORDER BY path").fetchall(),
+            "links": db.execute("SELECT * FROM links ORDER BY source, ord").fetchall(),
+            "names": db.execute("SELECT * FROM names ORDER BY path, kind, name").fetchall(),
+        }
+
+
+def answers(wiki: Wiki) -> dict[str, dict[str, object]]:
+    """What readers get: every page's card and backlinks, lookups of every name a page is known
+    by (and of typos and unresolved names), and searches for every title."""
+    pages = wiki.pages()
+    names = {name for page in pages for name in (page.title, page.stem, *page.aliases)}
+    names |= {"Wei Zhang", "張偉", "UCAS", "University of Chinese Academy", "ByteDanse", "Minderr"}
+    return {
+        "cards": {page.path: wiki.card(page.path) for page in pages},
+        "backlinks": {page.path: wiki.backlinks(page.path) for page in pages},
+        "lookups": {name: wiki.lookup(name) for name in sorted(names)},
+        "searches": {
+            page.title: {hit.path for hit in wiki.search(page.title, limit=50).hits} for page in pages
+        },
+    }
+
+
+def test_an_edited_page_is_found_by_its_new_words_only(vault: Path, tmp_path: Path) -> None:
+    """The same reader (thread) searching across edits: passages an edit replaced stop matching."""
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    page = "wiki/entities/MegaScale.md"
+    for word in ("Qwzfirst", "Qwzsecond", "Qwzthird"):
+        write_vault(vault, {page: entity("MegaScale", body=f"{word} を含む本文。")})
+        wiki.update()
+        assert [hit.path for hit in wiki.search(word).hits] == [page]
+    assert wiki.search("Qwzfirst").hits == wiki.search("Qwzsecond").hits == ()
+    assert [hit.path for hit in wiki.search("MegaScale", limit=50).hits].count(page) == 1
