@@ -9,7 +9,7 @@ Nothing is loaded whole: a page is read when it is asked for (and kept in a smal
 and backlinks are queries. Readers use one read-only connection per thread (WAL: they never wait
 for the writer, nor it for them); `CatalogWriter` is the single writer's connection.
 
-Tables (``SCHEMA``): ``files`` (fingerprint, when first seen, why skipped), ``pages`` (the parsed
+Tables (``TABLES``): ``files`` (fingerprint, when first seen, why skipped), ``pages`` (the parsed
 page without its text, which the search store holds, and the columns lookups need), ``links``
 (each link of a knowledge page in order, with what it resolves to), ``names`` (every name a page is
 known by, its own and the display names of links to it, worked out once: `index.names.name_row`).
@@ -17,12 +17,14 @@ known by, its own and the display names of links to it, worked out once: `index.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import shutil
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,7 +40,7 @@ CATALOG_FILE = "catalog.sqlite3"
 CURRENT_FILE = "CURRENT"
 PAGE_CACHE = 4096
 """Pages kept decoded per generation state: a card reads its page and every page it links to."""
-SCHEMA = """
+TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE files (
     path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
@@ -48,20 +50,23 @@ CREATE TABLE pages (
     path TEXT PRIMARY KEY, type TEXT NOT NULL, knowledge INTEGER NOT NULL, title TEXT NOT NULL,
     tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, record BLOB NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX pages_token ON pages (token);
 CREATE TABLE links (
     source TEXT NOT NULL, ord INTEGER NOT NULL, target TEXT NOT NULL, display TEXT,
     folded TEXT NOT NULL, name_key TEXT, resolved TEXT, PRIMARY KEY (source, ord)
 ) WITHOUT ROWID;
-CREATE INDEX links_target ON links (target);
-CREATE INDEX links_folded ON links (folded);
-CREATE INDEX links_resolved ON links (resolved, source);
-CREATE INDEX links_unresolved ON links (name_key) WHERE resolved IS NULL;
 CREATE TABLE names (
     path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,
     exact TEXT NOT NULL, folded TEXT NOT NULL, words TEXT NOT NULL, PRIMARY KEY (path, kind, name)
 ) WITHOUT ROWID;
 """
+INDEXES = """
+CREATE INDEX pages_token ON pages (token);
+CREATE INDEX links_target ON links (target);
+CREATE INDEX links_folded ON links (folded);
+CREATE INDEX links_resolved ON links (resolved, source);
+CREATE INDEX links_unresolved ON links (name_key) WHERE resolved IS NULL;
+"""
+"""Created once a build has written every row: sorting them once is faster than keeping them up."""
 ALIAS_SEPARATOR = "\x1f"
 LinkRow = tuple[str, int, str, str | None, str, str | None, str | None]
 """(source, ord, target, display, folded target, name key when it may be a name without a page, resolved)."""
@@ -71,6 +76,20 @@ Stamp = tuple[str, int]
 
 class CatalogError(Exception):
     """The catalog is missing, damaged or of another schema: the index is rebuilt."""
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector. Loading the name table or building a generation
+    allocates millions of objects and no cycles, and the collector would rescan all of them again
+    and again (docs/benchmarks.md)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 # -- generations ------------------------------------------------------------------------------
@@ -168,6 +187,14 @@ class Catalog:
     def stamp(self) -> Stamp:
         return (str(self.generation), self.serial)
 
+    def latest_stamp(self) -> Stamp | None:
+        """The stamp of the last commit to this catalog, by this process or another."""
+        try:
+            row = self._db().execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()
+        except sqlite3.Error:
+            return None
+        return (str(self.generation), int(row[0])) if row else None
+
     @property
     def log_text(self) -> str:
         row = self._db().execute("SELECT value FROM meta WHERE key = 'log_text'").fetchone()
@@ -219,7 +246,8 @@ class Catalog:
 
     def name_table(self) -> NameTable:
         """The names of every knowledge page and the linked names without a page."""
-        return NameTable.build(self._named_pages(), self._unresolved())
+        with collector_paused():
+            return NameTable.build(self._named_pages(), self._unresolved())
 
     def _named_pages(self) -> Iterator[tuple[NamedPage, list[NameRow]]]:
         rows = self._db().execute(
@@ -338,7 +366,7 @@ class CatalogWriter:
         self.db = _connect(generation, read_only=False)
         if create:
             # A new generation is not published until it is complete: nothing to protect yet.
-            self.db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + SCHEMA)
+            self.db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + TABLES)
             self.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
                 [("version", SCHEMA_VERSION), ("serial", 0), ("updated_at", ""), ("log_text", "")],
@@ -354,6 +382,12 @@ class CatalogWriter:
         )
         self.db.execute("COMMIT")
         return serial
+
+    def index(self) -> None:
+        """The indexes of a new generation, once a build has written its rows (`INDEXES`)."""
+        for statement in INDEXES.strip().split(";"):
+            if statement.strip():
+                self.db.execute(statement)
 
     def publishable(self) -> None:
         """A new generation's catalog as readers will use it (WAL: they never block the writer)."""
@@ -512,7 +546,7 @@ class CatalogWriter:
     # the text of a build in progress -------------------------------------------------------------
 
     def keep_text(self, path: str, pieces: bytes) -> None:
-        """A page's passages, kept while a build resolves every link (see `index.indexer`)."""
+        """A page's first passage, kept while a build resolves every link (see `index.indexer`)."""
         if not getattr(self, "_texts", False):
             self.db.execute("CREATE TEMP TABLE texts (path TEXT PRIMARY KEY, pieces BLOB) WITHOUT ROWID")
             self._texts = True

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from index.format import (
@@ -35,28 +34,32 @@ def is_knowledge(page: Page) -> bool:
 KnownBy = list[tuple[str, str]]
 
 
-@dataclass
 class Graph:
     """The links and names of one state of the index: read-only once published.
 
     ``backlinks`` and ``outlinks`` are read from the catalog when asked for; ``names`` is held in
-    memory (every lookup reads it); ``resolver`` resolves any link target (`StoredResolver` for
-    readers, the writer's own `LinkResolver` in the process that keeps the index up to date).
+    memory, read from the catalog on first use unless the writer hands over its own (every lookup
+    reads it); ``resolver`` resolves any link target (`StoredResolver` for readers, the writer's
+    own `LinkResolver` in the process that keeps the index up to date).
     """
 
-    resolver: LinkResolver | StoredResolver
-    names: NameTable
-    backlinks: Mapping[str, tuple[str, ...]]
-    outlinks: Mapping[str, tuple[str, ...]]
+    def __init__(
+        self, catalog: Catalog, names: NameTable | None = None, resolver: LinkResolver | None = None
+    ) -> None:
+        self._catalog = catalog
+        self._names = names
+        self._lock = threading.Lock()
+        self.resolver: LinkResolver | StoredResolver = resolver or StoredResolver(catalog)
+        self.backlinks: Mapping[str, tuple[str, ...]] = LinkView(catalog.backlinks, catalog)
+        self.outlinks: Mapping[str, tuple[str, ...]] = LinkView(catalog.outlinks, catalog)
 
-    @classmethod
-    def of(cls, catalog: Catalog, names: NameTable, resolver: LinkResolver | None = None) -> Graph:
-        return cls(
-            resolver or StoredResolver(catalog),
-            names,
-            LinkView(catalog.backlinks, catalog),
-            LinkView(catalog.outlinks, catalog),
-        )
+    @property
+    def names(self) -> NameTable:
+        if self._names is None:
+            with self._lock:
+                if self._names is None:
+                    self._names = self._catalog.name_table()
+        return self._names
 
 
 class LinkView(Mapping[str, tuple[str, ...]]):

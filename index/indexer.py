@@ -6,19 +6,18 @@ added, changed or removed, and the pages linked to them whose links now resolve 
 readers keep using the last committed state meanwhile. A missing, unreadable or old-schema index
 is rebuilt into a new generation that replaces the old one atomically.
 
-A build never holds the vault in memory: each page is parsed, written to the catalog (its passages
-to a temporary table) and dropped; once every page's names are known the links are resolved, and
-the passages stream from that table to the search store.
+A build never holds the vault in memory: each page is parsed, written to the catalog, its passages
+handed to the search store's writer processes, and dropped. Only a page's first passage carries
+the paths it links to, which are known once every page's names are: it waits in a temporary table
+until the links are resolved.
 """
 
 from __future__ import annotations
 
-import gc
 import logging
 import pickle
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +29,7 @@ from index.catalog import (
     CatalogError,
     CatalogWriter,
     catalog_stamp,
+    collector_paused,
     current_generation,
     new_generation,
     publish_generation,
@@ -77,20 +77,6 @@ class LiveGeneration:
         return self.catalog.stamp
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector. Loading the name table or building a generation
-    allocates millions of objects and no cycles, and the collector would rescan all of them again
-    and again (docs/benchmarks.md)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def open_current(index_dir: Path) -> LiveGeneration | None:
     """The live generation, or None when there is none or it cannot be read."""
     generation = current_generation(index_dir)
@@ -98,8 +84,7 @@ def open_current(index_dir: Path) -> LiveGeneration | None:
         return None
     try:
         catalog = Catalog(generation)
-        with collector_paused():
-            catalog.graph = Graph.of(catalog, catalog.name_table())
+        catalog.graph = Graph(catalog)
     except CatalogError as error:
         log.warning("%s; it will be rebuilt", error)
         return None
@@ -205,7 +190,7 @@ def _update(
     finally:
         writer.close()
     catalog = Catalog(live.directory)
-    catalog.graph = Graph.of(catalog, names, resolver)
+    catalog.graph = Graph(catalog, names, resolver)
     updated = LiveGeneration(live.directory, catalog, live.store, WriterState(resolver, fingerprints))
     report = _report(
         catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
@@ -227,21 +212,25 @@ def _build(
     try:
         now = _now()
         targets: list[tuple[str, str, tuple[str, ...]]] = []
-        for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
-            page = _write_file(writer, file, now, earlier.get(file.path))
-            if page is not None and is_knowledge(page):
-                targets.append((page.path, page.title, page.aliases))
-                writer.add_links(link_rows(page))
-                writer.set_names(page.path, name_rows(known_by(page)))
-                writer.keep_text(page.path, pickle.dumps(passages_of(page), protocol=pickle.HIGHEST_PROTOCOL))
-            step(done)
-        resolver = LinkResolver(targets)
-        link_everything(writer, resolver)
-        parallel = workers if len(targets) >= PARALLEL_FROM_PAGES else 1
+        parallel = workers if len(scan.files) >= PARALLEL_FROM_PAGES else 1
         with store.writing(workers=parallel) as batch:
-            for done, (path, passages) in enumerate(writer.kept_texts(), start=len(scan.files) + 1):
-                for chunk in chunks_of(path, pickle.loads(passages), writer.outlinks(path)):
-                    batch.add(chunk)
+            for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
+                page = _write_file(writer, file, now, earlier.get(file.path))
+                if page is not None and is_knowledge(page):
+                    targets.append((page.path, page.title, page.aliases))
+                    writer.add_links(link_rows(page))
+                    writer.set_names(page.path, name_rows(known_by(page)))
+                    title, names, pieces = passages_of(page)
+                    for chunk in chunks_of(page.path, (title, names, pieces), ())[1:]:
+                        batch.add(chunk)
+                    first = pickle.dumps((title, names, pieces[:1]), protocol=pickle.HIGHEST_PROTOCOL)
+                    writer.keep_text(page.path, first)
+                step(done)
+            resolver = LinkResolver(targets)
+            link_everything(writer, resolver)
+            writer.index()
+            for done, (path, first) in enumerate(writer.kept_texts(), start=len(scan.files) + 1):
+                batch.add(chunks_of(path, pickle.loads(first), writer.outlinks(path))[0])
                 step(done)
         writer.drop_texts()
         step(2 * len(scan.files))
@@ -250,7 +239,7 @@ def _build(
     finally:
         writer.close()
     catalog = Catalog(generation)
-    catalog.graph = Graph.of(catalog, catalog.name_table(), resolver)
+    catalog.graph = Graph(catalog, resolver=resolver)
     publish_generation(index_dir, generation)
     live = LiveGeneration(generation, catalog, store, WriterState(resolver, catalog.fingerprints()))
     report = _report(catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True)

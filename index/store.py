@@ -7,6 +7,7 @@ values; no whoosh object leaves this module, so the engine can be replaced behin
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -18,11 +19,15 @@ from whoosh.analysis import Token as WhooshToken
 from whoosh.analysis import Tokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
+from whoosh.multiproc import MpWriter, SubWriterTask
 from whoosh.query import And, Or, Phrase, Query, Term
 
-from index.analysis import tokenize
+from index.analysis import token_spans
 
 INDEX_NAME = "sakuin"
+POOL_MB = 48
+"""Postings each writer process sorts in memory before it writes a run to disk: what bounds a
+build's memory (whoosh's count; the process holds about twice that)."""
 LINKED_TO_ALL_BOOST = 12.0
 
 
@@ -49,8 +54,8 @@ class CJKTokenizer(Tokenizer):
         **kwargs: object,
     ) -> Iterator[WhooshToken]:
         token = WhooshToken(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        pieces = _tokens(value) if tokenize else [(value, 0, 0, len(value))]
-        for text, position, start, end in pieces:
+        pieces = token_spans(value) if tokenize else [(value, 0, 0, len(value), False)]
+        for text, position, start, end, _ in pieces:
             token.text = text
             token.boost = 1.0
             token.stopped = False
@@ -62,11 +67,6 @@ class CJKTokenizer(Tokenizer):
                 token.startchar = start_char + start
                 token.endchar = start_char + end
             yield token
-
-
-def _tokens(value: str) -> Iterator[tuple[str, int, int, int]]:
-    for token in tokenize(value):
-        yield token.text, token.position, token.start, token.end
 
 
 def _schema() -> Schema:
@@ -149,9 +149,9 @@ class SearchStore:
         if self._index is None:
             raise RuntimeError("store is not open")
         if workers > 1:
-            writer = self._index.writer(procs=workers, multisegment=True, limitmb=96)
+            writer = _SpawningWriter(self._index, procs=workers, multisegment=True, limitmb=POOL_MB)
         else:
-            writer = self._index.writer(limitmb=128)
+            writer = self._index.writer(limitmb=POOL_MB)
         try:
             yield StoreBatch(writer)
         except BaseException:
@@ -188,6 +188,43 @@ class SearchStore:
         if searcher is None:
             searcher = self._local.searcher = self._index.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
         return searcher
+
+
+class _SpawnedSubWriter(SubWriterTask):
+    """whoosh's sub-writer process, started in a fresh interpreter rather than forked: a fork would
+    carry (and count again) everything the building process holds."""
+
+    @staticmethod
+    def _Popen(process_obj):
+        return multiprocessing.get_context("spawn").Process._Popen(process_obj)
+
+
+class _SpawningWriter(MpWriter):
+    """whoosh's multi-process writer with `_SpawnedSubWriter` processes (and queues they can share)."""
+
+    def __init__(self, ix, **kwargs) -> None:
+        super().__init__(ix, **kwargs)
+        spawn = multiprocessing.get_context("spawn")
+        self.jobqueue = spawn.Queue(self.procs * 4)
+        self.resultqueue = spawn.Queue()
+
+    def cancel(self) -> None:
+        """Stop the writer processes too (whoosh only marks its own copies of them as cancelled,
+        and they would wait for work forever)."""
+        for task in self.tasks:
+            task.terminate()
+        for task in self.tasks:
+            task.join()
+        self.tasks = []
+        super().cancel()
+
+    def _new_task(self) -> SubWriterTask:
+        task = _SpawnedSubWriter(
+            self.storage, self.indexname, self.jobqueue, self.resultqueue, self.subargs, self.multisegment
+        )
+        self.tasks.append(task)
+        task.start()
+        return task
 
 
 class StoreBatch:

@@ -237,7 +237,11 @@ class Wiki:
         if now - self._checked > RECHECK_SECONDS:
             self._checked = now
             generation = current_generation(self.index_dir)
-            stamp = catalog_stamp(generation) if generation else None
+            live = self._live
+            if live is not None and generation == live.directory:
+                stamp = live.catalog.latest_stamp()  # on this thread's connection: no new one
+            else:
+                stamp = catalog_stamp(generation) if generation else None
             # Reload what another process wrote, unless a writer (or another reader's reload) is
             # busy: then the current state keeps answering and a later call catches up.
             if stamp != self._stamp and self._write_lock.acquire(blocking=False):
