@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
+from bot.memory import give_back_freed_memory
+
 log = logging.getLogger(__name__)
 
 JOBS_PER_WORKER = 32
@@ -61,6 +63,8 @@ class AnswerQueue:
         # Room for every job admitted (waiting or running), and a thread for each running one.
         self._admitted = asyncio.Semaphore(self.capacity + self.workers)
         self._running = asyncio.Semaphore(self.workers)
+        self._jobs = 0
+        """Jobs admitted and not finished."""
         self.busy_count = 0
         """How many jobs found the queue full (logged, and read by tests)."""
 
@@ -88,12 +92,18 @@ class AnswerQueue:
                 raise Overloaded(f"no room in the answer queue for {self.give_up_s:.0f} s") from None
         else:
             await self._admitted.acquire()
+        self._jobs += 1
+        loop = asyncio.get_running_loop()
         try:
             async with self._running:
                 call = functools.partial(function, *args, **kwargs)
-                return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+                return await loop.run_in_executor(self._executor, call)
         finally:
+            self._jobs -= 1
             self._admitted.release()
+            if not self._jobs:
+                # The last of a burst: what its requests held is free now; hand it back.
+                loop.run_in_executor(self._executor, give_back_freed_memory)
 
     def close(self) -> None:
         """Let the threads end once their current jobs are done (nothing new is started)."""

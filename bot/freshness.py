@@ -15,6 +15,7 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
+from bot.memory import give_back_freed_memory
 from index.model import IndexReport
 from index.vault import PAGE_SUFFIXES
 from index.wiki import Wiki
@@ -72,6 +73,8 @@ class Freshener:
         except Exception:
             log.exception("index update failed; the previous index keeps serving")
             return None
+        finally:
+            give_back_freed_memory()
         self.updates += 1
         for item in report.skipped:
             log.warning("skipped %s: %s", item.path, item.reason)

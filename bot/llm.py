@@ -18,11 +18,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-
-import openai
+from typing import TYPE_CHECKING
 
 from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground, question_language
 from config.settings import Settings
+
+if TYPE_CHECKING:
+    import openai
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +76,8 @@ async def write_answer(
     """
     if not model_configured(settings) or not passages:
         return None
+    import openai  # here, not at the top: the SDK is a third of the serving process without a model
+
     assert settings.llm_model is not None
     messages = chat_messages(question, passages, question_language(question, settings.ui_language))
     try:
@@ -174,6 +178,8 @@ def _ended(finish_reason: str | None) -> bool:
 
 
 def _client(settings: Settings) -> openai.AsyncOpenAI:
+    import openai
+
     return openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=_key(settings) or NO_KEY,
@@ -183,6 +189,8 @@ def _client(settings: Settings) -> openai.AsyncOpenAI:
 
 
 def _headers(settings: Settings) -> dict[str, object]:
+    import openai
+
     headers: dict[str, object] = {name: openai.Omit() for name in LEFT_OUT_HEADERS}
     if not _key(settings):
         headers["Authorization"] = openai.Omit()

@@ -24,6 +24,7 @@ from bot.app import create_app
 from bot.digest.schedule import schedule_digest
 from bot.freshness import Freshener, keep_fresh
 from bot.git_sync import GitSync
+from bot.memory import limit_arenas
 from bot.push_relay import PushRelay
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
@@ -63,6 +64,7 @@ async def run_socket(settings: Settings) -> None:
 async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
     """The app and its wiki, with the background tasks running until the block ends."""
     require_wiki_dir(settings)
+    limit_arenas()
     sync = GitSync.from_settings(settings)
     if sync is not None:
         await sync.start()

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 4
 CATALOG_FILE = "catalog.sqlite3"
 CURRENT_FILE = "CURRENT"
-PAGE_CACHE = 4096
+PAGE_CACHE = 1024
 """Pages kept decoded per generation state: a card reads its page and every page it links to."""
 TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -131,14 +131,17 @@ def publish_generation(index_dir: Path, generation: Path) -> None:
 def catalog_stamp(generation: Path) -> Stamp | None:
     """The serial of the last commit to a generation's catalog (None when it cannot be read)."""
     try:
-        with _connect(generation, read_only=True) as db:
+        db = connect(generation, read_only=True)
+        try:
             row = db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()
+        finally:
+            db.close()
     except sqlite3.Error:
         return None
     return (str(generation), int(row[0])) if row else None
 
 
-def _connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
+def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
     path = generation / CATALOG_FILE
     if read_only:
         if not path.exists():
@@ -153,26 +156,134 @@ def _connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
 # -- reading ----------------------------------------------------------------------------------
 
 
+class CatalogRows:
+    """The queries readers make, on one read-only connection per thread.
+
+    Nothing here refers back to the objects built on it (`Catalog`, `PageMap`, the graph), so a
+    state nobody uses any more is freed at once, without waiting for the cyclic collector (which
+    the writer pauses).
+    """
+
+    def __init__(self, generation: Path) -> None:
+        self.generation = generation
+        self._local = threading.local()
+
+    def db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = connect(self.generation, read_only=True)
+        return db
+
+    def meta(self, key: str) -> object:
+        row = self.db().execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def fingerprints(self) -> dict[str, tuple[int, int]]:
+        rows = self.db().execute("SELECT path, mtime_ns, size FROM files")
+        return {path: (mtime, size) for path, mtime, size in rows}
+
+    def page(self, path: str) -> Page | None:
+        row = self.db().execute("SELECT record FROM pages WHERE path = ?", (path,)).fetchone()
+        return pickle.loads(row[0]) if row else None
+
+    def backlinks(self, path: str) -> tuple[str, ...]:
+        """The knowledge pages linking to ``path``, by path."""
+        rows = self.db().execute(
+            "SELECT DISTINCT source FROM links WHERE resolved = ? AND source != ? ORDER BY source",
+            (path, path),
+        )
+        return tuple(row[0] for row in rows)
+
+    def outlinks(self, path: str) -> tuple[str, ...]:
+        """The pages ``path`` links to, in the order it first links them."""
+        return outlinks(self.db(), path)
+
+    def resolution(self, target: str) -> tuple[bool, str | None]:
+        """(whether some page links ``target`` (cleaned), and the page it resolves to)."""
+        row = self.db().execute("SELECT resolved FROM links WHERE target = ? LIMIT 1", (target,)).fetchone()
+        return (row is not None, row[0] if row else None)
+
+    def page_for_token(self, token: str) -> str | None:
+        row = self.db().execute("SELECT path FROM pages WHERE token = ? LIMIT 1", (token,)).fetchone()
+        return row[0] if row else None
+
+    def link_targets(self) -> Iterator[tuple[str, str, tuple[str, ...]]]:
+        """(path, title, aliases) of every knowledge page, for a `index.links.LinkResolver`."""
+        rows = self.db().execute("SELECT path, title, aliases FROM pages WHERE knowledge = 1")
+        for path, title, aliases in rows:
+            yield path, title, tuple(aliases.split(ALIAS_SEPARATOR)) if aliases else ()
+
+    def name_table(self) -> NameTable:
+        """The names of every knowledge page and the linked names without a page."""
+        with collector_paused():
+            return NameTable.build(self._named_pages(), self._unresolved())
+
+    def _named_pages(self) -> Iterator[tuple[NamedPage, list[NameRow]]]:
+        rows = self.db().execute(
+            "SELECT n.path, p.title, p.type, p.tier, n.name, n.kind, n.key, n.exact, n.folded, n.words "
+            "FROM names n JOIN pages p ON p.path = n.path ORDER BY n.path"
+        )
+        page: NamedPage | None = None
+        names: list[NameRow] = []
+        # One object per distinct string: a name's key, exact and folded forms are often equal, and
+        # kinds, types and tiers are a few words repeated (a third of the table's memory).
+        same: dict[str, str] = {}
+        for path, title, type_, tier, *row in rows:
+            if page is None or page.path != path:
+                if page is not None:
+                    yield page, names
+                page = NamedPage(path, title, same.setdefault(type_, type_), same.setdefault(tier, tier))
+                names = []
+            names.append(tuple(same.setdefault(value, value) for value in row))  # type: ignore[arg-type]
+        if page is not None:
+            yield page, names
+
+    def _unresolved(self) -> Iterator[tuple[str, str, list[str]]]:
+        rows = self.db().execute(
+            "SELECT name_key, source, target FROM links WHERE resolved IS NULL AND name_key IS NOT NULL "
+            "ORDER BY name_key, source, ord"
+        )
+        key: str | None = None
+        linked, sources = "", []
+        for name_key, source, target in rows:
+            if name_key != key:
+                if key is not None:
+                    yield key, linked, sources
+                key, linked, sources = name_key, target, []
+            sources.append(source)
+        if key is not None:
+            yield key, linked, sources
+
+
+def outlinks(db: sqlite3.Connection, path: str) -> tuple[str, ...]:
+    rows = db.execute(
+        "SELECT resolved FROM links WHERE source = ? AND resolved IS NOT NULL AND resolved != ? ORDER BY ord",
+        (path, path),
+    )
+    return tuple(dict.fromkeys(row[0] for row in rows))
+
+
 class Catalog:
-    """One generation's catalog as readers see it: queries on a connection per thread, and the
-    link graph of the same state (set by whoever opened it: `index.indexer`)."""
+    """One generation's catalog as readers see it (`CatalogRows`), with its pages, when each was
+    first seen, the files that could not be read, and the link graph of the same state (set by
+    whoever opened it: `index.indexer`)."""
 
     graph: Graph
 
     def __init__(self, generation: Path) -> None:
         self.generation = generation
-        self._local = threading.local()
+        self.rows = CatalogRows(generation)
         try:
-            meta = dict(self._db().execute("SELECT key, value FROM meta").fetchall())
+            meta = dict(self.rows.db().execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.Error as error:
             raise CatalogError(f"catalog at {generation} is unreadable: {error}") from error
         if meta.get("version") != SCHEMA_VERSION:
             raise CatalogError(f"catalog at {generation} has schema {meta.get('version')}")
         self.serial: int = int(meta.get("serial") or 0)
         self.updated_at: str = str(meta.get("updated_at") or "")
-        self.pages = PageMap(self)
-        self.first_seen = FirstSeen(self)
-        problems = self._db().execute(
+        self.pages = PageMap(self.rows)
+        self.first_seen = FirstSeen(self.rows)
+        problems = self.rows.db().execute(
             "SELECT path, skipped, warning FROM files WHERE skipped IS NOT NULL OR warning IS NOT NULL"
         )
         self.skipped: dict[str, str] = {}
@@ -190,15 +301,14 @@ class Catalog:
     def latest_stamp(self) -> Stamp | None:
         """The stamp of the last commit to this catalog, by this process or another."""
         try:
-            row = self._db().execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()
+            serial = self.rows.meta("serial")
         except sqlite3.Error:
             return None
-        return (str(self.generation), int(row[0])) if row else None
+        return (str(self.generation), int(serial)) if serial is not None else None  # type: ignore[call-overload]
 
     @property
     def log_text(self) -> str:
-        row = self._db().execute("SELECT value FROM meta WHERE key = 'log_text'").fetchone()
-        return str(row[0]) if row else ""
+        return str(self.rows.meta("log_text") or "")
 
     @property
     def skipped_list(self) -> tuple[FileProblem, ...]:
@@ -208,93 +318,14 @@ class Catalog:
     def warning_list(self) -> tuple[FileProblem, ...]:
         return tuple(FileProblem(path, reason) for path, reason in sorted(self.warnings.items()))
 
-    def fingerprints(self) -> dict[str, tuple[int, int]]:
-        rows = self._db().execute("SELECT path, mtime_ns, size FROM files")
-        return {path: (mtime, size) for path, mtime, size in rows}
-
-    def backlinks(self, path: str) -> tuple[str, ...]:
-        """The knowledge pages linking to ``path``, by path."""
-        rows = self._db().execute(
-            "SELECT DISTINCT source FROM links WHERE resolved = ? AND source != ? ORDER BY source",
-            (path, path),
-        )
-        return tuple(row[0] for row in rows)
-
-    def outlinks(self, path: str) -> tuple[str, ...]:
-        """The pages ``path`` links to, in the order it first links them."""
-        rows = self._db().execute(
-            "SELECT resolved FROM links WHERE source = ? AND resolved IS NOT NULL AND resolved != ? "
-            "ORDER BY ord",
-            (path, path),
-        )
-        return tuple(dict.fromkeys(row[0] for row in rows))
-
-    def resolution(self, target: str) -> tuple[bool, str | None]:
-        """(whether some page links ``target`` (cleaned), and the page it resolves to)."""
-        row = self._db().execute("SELECT resolved FROM links WHERE target = ? LIMIT 1", (target,)).fetchone()
-        return (row is not None, row[0] if row else None)
-
-    def page_for_token(self, token: str) -> str | None:
-        row = self._db().execute("SELECT path FROM pages WHERE token = ? LIMIT 1", (token,)).fetchone()
-        return row[0] if row else None
-
-    def link_targets(self) -> Iterator[tuple[str, str, tuple[str, ...]]]:
-        """(path, title, aliases) of every knowledge page, for a `index.links.LinkResolver`."""
-        rows = self._db().execute("SELECT path, title, aliases FROM pages WHERE knowledge = 1")
-        for path, title, aliases in rows:
-            yield path, title, tuple(aliases.split(ALIAS_SEPARATOR)) if aliases else ()
-
-    def name_table(self) -> NameTable:
-        """The names of every knowledge page and the linked names without a page."""
-        with collector_paused():
-            return NameTable.build(self._named_pages(), self._unresolved())
-
-    def _named_pages(self) -> Iterator[tuple[NamedPage, list[NameRow]]]:
-        rows = self._db().execute(
-            "SELECT n.path, p.title, p.type, p.tier, n.name, n.kind, n.key, n.exact, n.folded, n.words "
-            "FROM names n JOIN pages p ON p.path = n.path ORDER BY n.path"
-        )
-        page: NamedPage | None = None
-        names: list[NameRow] = []
-        for path, title, type_, tier, *row in rows:
-            if page is None or page.path != path:
-                if page is not None:
-                    yield page, names
-                page, names = NamedPage(path, title, type_, tier), []
-            names.append(tuple(row))  # type: ignore[arg-type]
-        if page is not None:
-            yield page, names
-
-    def _unresolved(self) -> Iterator[tuple[str, str, list[str]]]:
-        rows = self._db().execute(
-            "SELECT name_key, source, target FROM links WHERE resolved IS NULL AND name_key IS NOT NULL "
-            "ORDER BY name_key, source, ord"
-        )
-        key: str | None = None
-        linked, sources = "", []
-        for name_key, source, target in rows:
-            if name_key != key:
-                if key is not None:
-                    yield key, linked, sources
-                key, linked, sources = name_key, target, []
-            sources.append(source)
-        if key is not None:
-            yield key, linked, sources
-
-    def _db(self) -> sqlite3.Connection:
-        db = getattr(self._local, "db", None)
-        if db is None:
-            db = self._local.db = _connect(self.generation, read_only=True)
-        return db
-
 
 class PageMap(Mapping[str, Page]):
     """Path → `Page`, read from the catalog when asked for (the last `PAGE_CACHE` kept decoded)."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self._catalog = catalog
+    def __init__(self, rows: CatalogRows) -> None:
+        self._rows = rows
         self._count: int | None = None
-        self._read = lru_cache(maxsize=PAGE_CACHE)(self._read_page)
+        self._read = lru_cache(maxsize=PAGE_CACHE)(rows.page)
 
     def __getitem__(self, path: str) -> Page:
         page = self._read(path)
@@ -307,257 +338,41 @@ class PageMap(Mapping[str, Page]):
 
     def __len__(self) -> int:
         if self._count is None:
-            self._count = self._catalog._db().execute("SELECT count(*) FROM pages").fetchone()[0]
+            self._count = self._rows.db().execute("SELECT count(*) FROM pages").fetchone()[0]
         return self._count
 
     def __iter__(self) -> Iterator[str]:
-        rows = self._catalog._db().execute("SELECT path FROM pages ORDER BY path").fetchall()
+        rows = self._rows.db().execute("SELECT path FROM pages ORDER BY path").fetchall()
         return iter([row[0] for row in rows])
 
     def values(self) -> list[Page]:  # type: ignore[override]
         """Every page, by path (one query rather than one per page)."""
-        rows = self._catalog._db().execute("SELECT record FROM pages ORDER BY path")
+        rows = self._rows.db().execute("SELECT record FROM pages ORDER BY path")
         return [pickle.loads(row[0]) for row in rows]
 
     def of_types(self, types: Iterable[str]) -> list[Page]:
         """The pages of the given types, by path (the digest reads sources and their companions)."""
         wanted = sorted(set(types))
         marks = ",".join("?" * len(wanted))
-        rows = self._catalog._db().execute(
-            f"SELECT record FROM pages WHERE type IN ({marks}) ORDER BY path", wanted
-        )
-        return [pickle.loads(row[0]) for row in rows]
-
-    def _read_page(self, path: str) -> Page | None:
-        row = self._catalog._db().execute("SELECT record FROM pages WHERE path = ?", (path,)).fetchone()
-        return pickle.loads(row[0]) if row else None
+        query = f"SELECT record FROM pages WHERE type IN ({marks}) ORDER BY path"
+        return [pickle.loads(row[0]) for row in self._rows.db().execute(query, wanted)]
 
 
 class FirstSeen(Mapping[str, str]):
     """Path → when the index first saw the page (ISO timestamp)."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self._catalog = catalog
+    def __init__(self, rows: CatalogRows) -> None:
+        self._rows = rows
 
     def __getitem__(self, path: str) -> str:
-        row = self._catalog._db().execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
+        row = self._rows.db().execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
         if row is None or row[0] is None:
             raise KeyError(path)
         return row[0]
 
     def __len__(self) -> int:
-        return self._catalog._db().execute("SELECT count(first_seen) FROM files").fetchone()[0]
+        return self._rows.db().execute("SELECT count(first_seen) FROM files").fetchone()[0]
 
     def __iter__(self) -> Iterator[str]:
-        rows = self._catalog._db().execute(
-            "SELECT path FROM files WHERE first_seen IS NOT NULL ORDER BY path"
-        )
-        return iter([row[0] for row in rows.fetchall()])
-
-
-# -- writing ----------------------------------------------------------------------------------
-
-
-class CatalogWriter:
-    """The single writer's connection to a generation's catalog; every change in one transaction."""
-
-    def __init__(self, generation: Path, *, create: bool = False) -> None:
-        self.generation = generation
-        self.db = _connect(generation, read_only=False)
-        if create:
-            # A new generation is not published until it is complete: nothing to protect yet.
-            self.db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + TABLES)
-            self.db.executemany(
-                "INSERT INTO meta VALUES (?, ?)",
-                [("version", SCHEMA_VERSION), ("serial", 0), ("updated_at", ""), ("log_text", "")],
-            )
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def finish(self, *, updated_at: str, log_text: str) -> int:
-        """Commit, with a new serial (readers elsewhere notice it); returns the serial."""
-        serial = self.db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()[0] + 1
-        self.db.executemany(
-            "UPDATE meta SET value = ? WHERE key = ?",
-            [(serial, "serial"), (updated_at, "updated_at"), (log_text, "log_text")],
-        )
-        self.db.execute("COMMIT")
-        return serial
-
-    def index(self) -> None:
-        """The indexes of a new generation, once a build has written its rows (`INDEXES`)."""
-        for statement in INDEXES.strip().split(";"):
-            if statement.strip():
-                self.db.execute(statement)
-
-    def publishable(self) -> None:
-        """A new generation's catalog as readers will use it (WAL: they never block the writer)."""
-        self.db.execute("PRAGMA journal_mode = WAL")
-        self.db.execute("PRAGMA synchronous = NORMAL")
-
-    def close(self) -> None:
-        if self.db.in_transaction:
-            self.db.execute("ROLLBACK")
-        self.db.close()
-
-    # files ------------------------------------------------------------------------------------
-
-    def put_file(
-        self,
-        path: str,
-        fingerprint: tuple[int, int],
-        first_seen: str | None,
-        skipped: str | None,
-        warning: str | None,
-    ) -> None:
-        """The file's row; an earlier ``first_seen`` is kept."""
-        self.db.execute(
-            "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
-            "mtime_ns = excluded.mtime_ns, size = excluded.size, "
-            "first_seen = coalesce(files.first_seen, excluded.first_seen), "
-            "skipped = excluded.skipped, warning = excluded.warning",
-            (path, *fingerprint, first_seen, skipped, warning),
-        )
-
-    def remove_file(self, path: str) -> None:
-        self.db.execute("DELETE FROM files WHERE path = ?", (path,))
-
-    def first_seen_of(self, paths: Iterable[str]) -> dict[str, str]:
-        found: dict[str, str] = {}
-        for path in paths:
-            row = self.db.execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
-            if row and row[0]:
-                found[path] = row[0]
-        return found
-
-    # pages ------------------------------------------------------------------------------------
-
-    def put_page(self, page: Page, *, knowledge: bool, token: str) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                page.path,
-                page.type,
-                int(knowledge),
-                page.title,
-                page.tier,
-                ALIAS_SEPARATOR.join(page.aliases),
-                token,
-                pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL),
-            ),
-        )
-
-    def remove_page(self, path: str) -> None:
-        for table, column in (("pages", "path"), ("links", "source"), ("names", "path")):
-            self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
-
-    def named_page(self, path: str) -> NamedPage | None:
-        row = self.db.execute(
-            "SELECT title, type, tier FROM pages WHERE path = ? AND knowledge = 1", (path,)
-        ).fetchone()
-        return NamedPage(path, *row) if row else None
-
-    def page_record(self, path: str) -> tuple[str, bool] | None:
-        """(type, whether a knowledge page) of a page in the catalog."""
-        row = self.db.execute("SELECT type, knowledge FROM pages WHERE path = ?", (path,)).fetchone()
-        return (row[0], bool(row[1])) if row else None
-
-    # links ------------------------------------------------------------------------------------
-
-    def add_links(self, rows: Iterable[LinkRow]) -> None:
-        self.db.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-
-    def links_of(self, path: str) -> list[LinkRow]:
-        return self.db.execute("SELECT * FROM links WHERE source = ? ORDER BY ord", (path,)).fetchall()
-
-    def links_read_as(self, folded: Iterable[str]) -> list[LinkRow]:
-        """Links whose target reads as one of ``folded`` (`index.links.link_key`)."""
-        found: list[LinkRow] = []
-        for key in sorted(set(folded)):
-            found.extend(self.db.execute("SELECT * FROM links WHERE folded = ?", (key,)))
-        return found
-
-    def resolve_link(self, source: str, ord_: int, resolved: str | None) -> None:
-        self.db.execute(
-            "UPDATE links SET resolved = ? WHERE source = ? AND ord = ?", (resolved, source, ord_)
-        )
-
-    def link_targets(self) -> list[str]:
-        return [row[0] for row in self.db.execute("SELECT DISTINCT target FROM links")]
-
-    def resolve_all(self, resolved: Iterable[tuple[str, str | None]]) -> None:
-        """Set what every link resolves to from (target, page) pairs, in one statement."""
-        self.db.execute("CREATE TEMP TABLE resolutions (target TEXT PRIMARY KEY, path TEXT) WITHOUT ROWID")
-        self.db.executemany("INSERT INTO resolutions VALUES (?, ?)", resolved)
-        self.db.execute(
-            "UPDATE links SET resolved = (SELECT path FROM resolutions r WHERE r.target = links.target)"
-        )
-        self.db.execute("DROP TABLE resolutions")
-
-    def outlinks(self, path: str) -> tuple[str, ...]:
-        rows = self.db.execute(
-            "SELECT resolved FROM links WHERE source = ? AND resolved IS NOT NULL AND resolved != ? "
-            "ORDER BY ord",
-            (path, path),
-        )
-        return tuple(dict.fromkeys(row[0] for row in rows))
-
-    def display_names(self, path: str) -> list[str]:
-        """The display texts of links from other pages to ``path``."""
-        rows = self.db.execute(
-            "SELECT DISTINCT display FROM links WHERE resolved = ? AND source != ? AND display IS NOT NULL",
-            (path, path),
-        )
-        return [row[0] for row in rows]
-
-    def displayed_pages(self) -> list[tuple[str, str]]:
-        """(page, display text) of every link from another page that has one."""
-        rows = self.db.execute(
-            "SELECT DISTINCT resolved, display FROM links "
-            "WHERE resolved IS NOT NULL AND resolved != source AND display IS NOT NULL"
-        )
-        return rows.fetchall()
-
-    def unresolved_name(self, key: str) -> tuple[str, list[str]] | None:
-        rows = self.db.execute(
-            "SELECT source, target FROM links WHERE resolved IS NULL AND name_key = ? ORDER BY source, ord",
-            (key,),
-        ).fetchall()
-        return (rows[0][1], [source for source, _ in rows]) if rows else None
-
-    # names ------------------------------------------------------------------------------------
-
-    def set_names(self, path: str, rows: Iterable[NameRow], *, kinds: tuple[str, ...] | None = None) -> None:
-        """Replace the names of ``path`` (of the given kinds only, when given)."""
-        if kinds is None:
-            self.db.execute("DELETE FROM names WHERE path = ?", (path,))
-        else:
-            marks = ",".join("?" * len(kinds))
-            self.db.execute(f"DELETE FROM names WHERE path = ? AND kind IN ({marks})", (path, *kinds))
-        self.db.executemany(
-            "INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?, ?, ?)", ((path, *r) for r in rows)
-        )
-
-    def names_of(self, path: str) -> list[NameRow]:
-        rows = self.db.execute(
-            "SELECT name, kind, key, exact, folded, words FROM names WHERE path = ?", (path,)
-        )
-        return [tuple(row) for row in rows]  # type: ignore[misc]
-
-    # the text of a build in progress -------------------------------------------------------------
-
-    def keep_text(self, path: str, pieces: bytes) -> None:
-        """A page's first passage, kept while a build resolves every link (see `index.indexer`)."""
-        if not getattr(self, "_texts", False):
-            self.db.execute("CREATE TEMP TABLE texts (path TEXT PRIMARY KEY, pieces BLOB) WITHOUT ROWID")
-            self._texts = True
-        self.db.execute("INSERT INTO texts VALUES (?, ?)", (path, pieces))
-
-    def kept_texts(self) -> Iterator[tuple[str, bytes]]:
-        if not getattr(self, "_texts", False):
-            return iter(())
-        return iter(self.db.execute("SELECT path, pieces FROM texts ORDER BY path"))
-
-    def drop_texts(self) -> None:
-        if getattr(self, "_texts", False):
-            self.db.execute("DROP TABLE texts")
-            self._texts = False
+        query = "SELECT path FROM files WHERE first_seen IS NOT NULL ORDER BY path"
+        return iter([row[0] for row in self._rows.db().execute(query).fetchall()])

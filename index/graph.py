@@ -23,7 +23,7 @@ from index.names import NamedPage, NameRow, NameTable, name_row
 from index.prose import link_label
 
 if TYPE_CHECKING:
-    from index.catalog import Catalog
+    from index.catalog import CatalogRows
 
 
 def is_knowledge(page: Page) -> bool:
@@ -44,29 +44,29 @@ class Graph:
     """
 
     def __init__(
-        self, catalog: Catalog, names: NameTable | None = None, resolver: LinkResolver | None = None
+        self, rows: CatalogRows, names: NameTable | None = None, resolver: LinkResolver | None = None
     ) -> None:
-        self._catalog = catalog
+        self._rows = rows
         self._names = names
         self._lock = threading.Lock()
-        self.resolver: LinkResolver | StoredResolver = resolver or StoredResolver(catalog)
-        self.backlinks: Mapping[str, tuple[str, ...]] = LinkView(catalog.backlinks, catalog)
-        self.outlinks: Mapping[str, tuple[str, ...]] = LinkView(catalog.outlinks, catalog)
+        self.resolver: LinkResolver | StoredResolver = resolver or StoredResolver(rows)
+        self.backlinks: Mapping[str, tuple[str, ...]] = LinkView(rows.backlinks, rows)
+        self.outlinks: Mapping[str, tuple[str, ...]] = LinkView(rows.outlinks, rows)
 
     @property
     def names(self) -> NameTable:
         if self._names is None:
             with self._lock:
                 if self._names is None:
-                    self._names = self._catalog.name_table()
+                    self._names = self._rows.name_table()
         return self._names
 
 
 class LinkView(Mapping[str, tuple[str, ...]]):
     """Path → linked paths, one query per page asked for (a page without any is not a key)."""
 
-    def __init__(self, read: Callable[[str], tuple[str, ...]], catalog: Catalog) -> None:
-        self._read, self._catalog = read, catalog
+    def __init__(self, read: Callable[[str], tuple[str, ...]], rows: CatalogRows) -> None:
+        self._read, self._rows = read, rows
 
     def __getitem__(self, path: str) -> tuple[str, ...]:
         found = self._read(path)
@@ -78,7 +78,8 @@ class LinkView(Mapping[str, tuple[str, ...]]):
         return self._read(path) or default
 
     def __iter__(self) -> Iterator[str]:
-        return (path for path in self._catalog.pages if self._read(path))
+        paths = [row[0] for row in self._rows.db().execute("SELECT path FROM pages ORDER BY path")]
+        return (path for path in paths if self._read(path))
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -89,18 +90,18 @@ class StoredResolver:
     page is written. Any other target (a log entry's, a companion's) is resolved by a
     `LinkResolver` of the catalog's pages, built the first time one is asked for."""
 
-    def __init__(self, catalog: Catalog) -> None:
-        self._catalog = catalog
+    def __init__(self, rows: CatalogRows) -> None:
+        self._rows = rows
         self._fallback: LinkResolver | None = None
         self._lock = threading.Lock()
 
     def resolve(self, target: str) -> str | None:
-        known, path = self._catalog.resolution(clean_target(target))
+        known, path = self._rows.resolution(clean_target(target))
         if known:
             return path
         with self._lock:
             if self._fallback is None:
-                self._fallback = LinkResolver(self._catalog.link_targets())
+                self._fallback = LinkResolver(self._rows.link_targets())
         return self._fallback.resolve(target)
 
 

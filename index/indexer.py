@@ -27,13 +27,13 @@ from filelock import FileLock
 from index.catalog import (
     Catalog,
     CatalogError,
-    CatalogWriter,
     catalog_stamp,
     collector_paused,
     current_generation,
     new_generation,
     publish_generation,
 )
+from index.catalog_writer import CatalogWriter
 from index.chunks import chunk_page, chunks_of, passages_of
 from index.graph import Graph, is_knowledge, known_by, name_rows
 from index.linking import Linker, link_everything, link_rows
@@ -60,7 +60,7 @@ class WriterState:
 
     @classmethod
     def read(cls, catalog: Catalog) -> WriterState:
-        return cls(LinkResolver(catalog.link_targets()), catalog.fingerprints())
+        return cls(LinkResolver(catalog.rows.link_targets()), catalog.rows.fingerprints())
 
 
 @dataclass
@@ -84,7 +84,7 @@ def open_current(index_dir: Path) -> LiveGeneration | None:
         return None
     try:
         catalog = Catalog(generation)
-        catalog.graph = Graph(catalog)
+        catalog.graph = Graph(catalog.rows)
     except CatalogError as error:
         log.warning("%s; it will be rebuilt", error)
         return None
@@ -190,7 +190,7 @@ def _update(
     finally:
         writer.close()
     catalog = Catalog(live.directory)
-    catalog.graph = Graph(catalog, names, resolver)
+    catalog.graph = Graph(catalog.rows, names, resolver)
     updated = LiveGeneration(live.directory, catalog, live.store, WriterState(resolver, fingerprints))
     report = _report(
         catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
@@ -239,9 +239,9 @@ def _build(
     finally:
         writer.close()
     catalog = Catalog(generation)
-    catalog.graph = Graph(catalog, resolver=resolver)
+    catalog.graph = Graph(catalog.rows, resolver=resolver)
     publish_generation(index_dir, generation)
-    live = LiveGeneration(generation, catalog, store, WriterState(resolver, catalog.fingerprints()))
+    live = LiveGeneration(generation, catalog, store, WriterState(resolver, catalog.rows.fingerprints()))
     report = _report(catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True)
     return live, report
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from index.catalog import CatalogWriter, LinkRow
+from index.catalog import LinkRow
+from index.catalog_writer import CatalogWriter
 from index.graph import known_by, name_rows
 from index.links import LinkResolver, link_key
 from index.model import Link, Page

@@ -89,7 +89,7 @@ def typo_budget(key: str) -> int:
     return 3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NamedPage:
     path: str
     title: str
@@ -97,7 +97,7 @@ class NamedPage:
     tier: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NameHit:
     page: NamedPage
     name: str

@@ -162,7 +162,7 @@ class Wiki:
 
     def page_for_token(self, token: str) -> str | None:
         """The path of the page whose `path_token` is ``token``, or None."""
-        return self._current().catalog.page_for_token(token)
+        return self._current().catalog.rows.page_for_token(token)
 
     def survey(self) -> VaultSurvey:
         """Per top folder of the vault, the notes indexed and those left out, and why (``sakuin
