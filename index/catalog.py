@@ -153,6 +153,46 @@ def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
     return db
 
 
+LEGACY_CATALOG = "catalog.pickle"
+"""What a generation held before the catalog moved to SQLite (schema 3 and earlier)."""
+
+
+def legacy_first_seen(generation: Path) -> dict[str, str]:
+    """When an index from before the SQLite catalog first saw each page, so that the rebuild an
+    upgrade makes does not make every old source new in the next digest ({} when unreadable)."""
+    try:
+        with (generation / LEGACY_CATALOG).open("rb") as handle:
+            catalog = _LegacyUnpickler(handle).load()
+    except Exception:  # an old or damaged file, whatever it raises: nothing is known then
+        return {}
+    first_seen = getattr(catalog, "first_seen", None)
+    if not isinstance(first_seen, dict):
+        return {}
+    return {
+        path: seen for path, seen in first_seen.items() if isinstance(path, str) and isinstance(seen, str)
+    }
+
+
+class _Anything:
+    """Stands in for each class of a legacy catalog: keeps whatever state it is given."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        pass
+
+    def __setstate__(self, state: object) -> None:
+        parts = state if isinstance(state, tuple) else (state,)
+        for part in parts:
+            if isinstance(part, dict):
+                self.__dict__.update(part)
+
+
+class _LegacyUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> type:
+        if module == "index" or module.startswith("index."):
+            return _Anything
+        return super().find_class(module, name)
+
+
 # -- reading ----------------------------------------------------------------------------------
 
 

@@ -30,6 +30,7 @@ from index.catalog import (
     catalog_stamp,
     collector_paused,
     current_generation,
+    legacy_first_seen,
     new_generation,
     publish_generation,
 )
@@ -281,7 +282,7 @@ def _first_seen_before(index_dir: Path) -> dict[str, str]:
     try:
         return dict(Catalog(generation).first_seen.items())
     except CatalogError:
-        return {}
+        return legacy_first_seen(generation)
 
 
 def _stepper(progress: Progress | None, total: int) -> Callable[[int], None]:

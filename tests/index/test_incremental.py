@@ -159,3 +159,30 @@ def test_an_edited_page_is_found_by_its_new_words_only(vault: Path, tmp_path: Pa
         assert [hit.path for hit in wiki.search(word).hits] == [page]
     assert wiki.search("Qwzfirst").hits == wiki.search("Qwzsecond").hits == ()
     assert [hit.path for hit in wiki.search("MegaScale", limit=50).hits].count(page) == 1
+
+
+def test_an_index_from_before_the_sqlite_catalog_is_rebuilt_keeping_when_pages_were_first_seen(
+    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A generation holding the old ``catalog.pickle`` (classes of ``index.*`` that no longer exist)."""
+    import pickle
+
+    import index.catalog
+
+    class Catalog:  # the pickled catalog of schema 3, as far as first_seen goes
+        def __init__(self, first_seen: dict[str, str]) -> None:
+            self.first_seen = first_seen
+
+    Catalog.__module__, Catalog.__qualname__ = "index.catalog", "Catalog"
+    monkeypatch.setattr(index.catalog, "Catalog", Catalog, raising=True)
+    old = pickle.dumps(Catalog({"wiki/entities/Minder.md": "2025-01-02T03:04:05+00:00"}))
+    monkeypatch.undo()
+    generation = tmp_path / "index" / "gen-0001"
+    generation.mkdir(parents=True)
+    (generation / "catalog.pickle").write_bytes(old)
+    (tmp_path / "index" / "CURRENT").write_text("gen-0001")
+    wiki = Wiki.open(vault, tmp_path / "index")
+    assert wiki.state().status == "empty"
+    assert wiki.update().rebuilt
+    assert wiki.first_seen("wiki/entities/Minder.md") == "2025-01-02T03:04:05+00:00"
+    assert wiki.first_seen("wiki/entities/ByteDance.md") is not None
