@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from index.model import FileProblem, Page
-from index.names import NamedPage, NameRow, NameTable
+from index.names import Entry, NamedPage, entry_order, mention_order
 
 if TYPE_CHECKING:
     from index.graph import Graph
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 CATALOG_FILE = "catalog.sqlite3"
 CURRENT_FILE = "CURRENT"
 PAGE_CACHE = 1024
@@ -58,6 +58,7 @@ CREATE TABLE names (
     path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,
     exact TEXT NOT NULL, folded TEXT NOT NULL, words TEXT NOT NULL, PRIMARY KEY (path, kind, name)
 ) WITHOUT ROWID;
+CREATE TABLE name_words (path TEXT NOT NULL, kind TEXT NOT NULL, word TEXT NOT NULL, key TEXT NOT NULL);
 """
 INDEXES = """
 CREATE INDEX pages_token ON pages (token);
@@ -65,6 +66,10 @@ CREATE INDEX links_target ON links (target);
 CREATE INDEX links_folded ON links (folded);
 CREATE INDEX links_resolved ON links (resolved, source);
 CREATE INDEX links_unresolved ON links (name_key) WHERE resolved IS NULL;
+CREATE INDEX names_key ON names (key);
+CREATE INDEX names_prefix ON names (substr(folded, 1, 2));
+CREATE INDEX name_words_word ON name_words (word);
+CREATE INDEX name_words_path ON name_words (path);
 """
 """Created once a build has written every row: sorting them once is faster than keeping them up."""
 ALIAS_SEPARATOR = "\x1f"
@@ -253,46 +258,66 @@ class CatalogRows:
         for path, title, aliases in rows:
             yield path, title, tuple(aliases.split(ALIAS_SEPARATOR)) if aliases else ()
 
-    def name_table(self) -> NameTable:
-        """The names of every knowledge page and the linked names without a page."""
-        with collector_paused():
-            return NameTable.build(self._named_pages(), self._unresolved())
+    # as an `index.names.NameSource` ------------------------------------------------------------
 
-    def _named_pages(self) -> Iterator[tuple[NamedPage, list[NameRow]]]:
+    def entries(self, key: str) -> list[Entry]:
         rows = self.db().execute(
-            "SELECT n.path, p.title, p.type, p.tier, n.name, n.kind, n.key, n.exact, n.folded, n.words "
-            "FROM names n JOIN pages p ON p.path = n.path ORDER BY n.path"
+            "SELECT n.path, p.title, p.type, p.tier, n.name, n.kind, n.exact "
+            "FROM names n JOIN pages p ON p.path = n.path WHERE n.key = ?",
+            (key,),
         )
-        page: NamedPage | None = None
-        names: list[NameRow] = []
-        # One object per distinct string: a name's key, exact and folded forms are often equal, and
-        # kinds, types and tiers are a few words repeated (a third of the table's memory).
-        same: dict[str, str] = {}
-        for path, title, type_, tier, *row in rows:
-            if page is None or page.path != path:
-                if page is not None:
-                    yield page, names
-                page = NamedPage(path, title, same.setdefault(type_, type_), same.setdefault(tier, tier))
-                names = []
-            names.append(tuple(same.setdefault(value, value) for value in row))  # type: ignore[arg-type]
-        if page is not None:
-            yield page, names
+        pages: dict[str, NamedPage] = {}
+        found = []
+        for path, title, type_, tier, name, kind, exact in rows:
+            page = pages.get(path) or pages.setdefault(path, NamedPage(path, title, type_, tier))
+            found.append((page, name, kind, exact))
+        return sorted(found, key=entry_order)
 
-    def _unresolved(self) -> Iterator[tuple[str, str, list[str]]]:
+    def mentions(self, prefix: str) -> list[tuple[str, NamedPage]]:
         rows = self.db().execute(
-            "SELECT name_key, source, target FROM links WHERE resolved IS NULL AND name_key IS NOT NULL "
-            "ORDER BY name_key, source, ord"
+            "SELECT DISTINCT n.folded, n.path, p.title, p.type, p.tier FROM names n "
+            "JOIN pages p ON p.path = n.path WHERE substr(n.folded, 1, 2) = ? AND length(n.folded) >= 2",
+            (prefix,),
         )
-        key: str | None = None
-        linked, sources = "", []
-        for name_key, source, target in rows:
-            if name_key != key:
-                if key is not None:
-                    yield key, linked, sources
-                key, linked, sources = name_key, target, []
-            sources.append(source)
-        if key is not None:
-            yield key, linked, sources
+        pages: dict[str, NamedPage] = {}
+        found = []
+        for folded, path, title, type_, tier in rows:
+            page = pages.get(path) or pages.setdefault(path, NamedPage(path, title, type_, tier))
+            found.append((folded, page))
+        return sorted(found, key=mention_order)
+
+    def keys_from(self, key: str, count: int) -> list[str]:
+        rows = self.db().execute(
+            "SELECT DISTINCT key FROM names WHERE key >= ? AND key < ? ORDER BY key LIMIT ?",
+            (key, key + "\U0010ffff", count),
+        )
+        return [row[0] for row in rows]
+
+    def keys_with_word(self, word: str) -> list[str]:
+        rows = self.db().execute("SELECT DISTINCT key FROM name_words WHERE word = ? ORDER BY key", (word,))
+        return [row[0] for row in rows]
+
+    def unresolved(self, key: str) -> tuple[str, tuple[str, ...]] | None:
+        return unresolved_name(self.db(), key)
+
+    def unresolved_keys(self) -> list[str]:
+        rows = self.db().execute(
+            "SELECT DISTINCT name_key FROM links WHERE resolved IS NULL AND name_key IS NOT NULL "
+            "AND name_key NOT IN (SELECT key FROM names) ORDER BY name_key"
+        )
+        return [row[0] for row in rows]
+
+    def all_keys(self) -> list[str]:
+        return [row[0] for row in self.db().execute("SELECT DISTINCT key FROM names ORDER BY key")]
+
+
+def unresolved_name(db: sqlite3.Connection, key: str) -> tuple[str, tuple[str, ...]] | None:
+    """How ``key`` is linked without a page (by the first page, in path order), and by whom."""
+    rows = db.execute(
+        "SELECT source, target FROM links WHERE resolved IS NULL AND name_key = ? ORDER BY source, ord",
+        (key,),
+    ).fetchall()
+    return (rows[0][1], tuple(dict.fromkeys(source for source, _ in rows))) if rows else None
 
 
 def outlinks(db: sqlite3.Connection, path: str) -> tuple[str, ...]:

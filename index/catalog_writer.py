@@ -13,7 +13,7 @@ from pathlib import Path
 
 from index.catalog import ALIAS_SEPARATOR, INDEXES, SCHEMA_VERSION, TABLES, LinkRow, connect, outlinks
 from index.model import Page
-from index.names import NamedPage, NameRow
+from index.names import NamedPage, NameRow, distinct_rows, many_words
 
 
 class CatalogWriter:
@@ -105,8 +105,9 @@ class CatalogWriter:
         )
 
     def remove_page(self, path: str) -> None:
-        for table, column in (("pages", "path"), ("links", "source"), ("names", "path")):
-            self.db.execute(f"DELETE FROM {table} WHERE {column} = ?", (path,))
+        self.db.execute("DELETE FROM links WHERE source = ?", (path,))
+        for table in ("pages", "names", "name_words"):
+            self.db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
 
     def named_page(self, path: str) -> NamedPage | None:
         row = self.db.execute(
@@ -170,25 +171,22 @@ class CatalogWriter:
         )
         return rows.fetchall()
 
-    def unresolved_name(self, key: str) -> tuple[str, list[str]] | None:
-        rows = self.db.execute(
-            "SELECT source, target FROM links WHERE resolved IS NULL AND name_key = ? ORDER BY source, ord",
-            (key,),
-        ).fetchall()
-        return (rows[0][1], [source for source, _ in rows]) if rows else None
-
     # names ------------------------------------------------------------------------------------
 
-    def set_names(self, path: str, rows: Iterable[NameRow], *, kinds: tuple[str, ...] | None = None) -> None:
-        """Replace the names of ``path`` (of the given kinds only, when given)."""
-        if kinds is None:
-            self.db.execute("DELETE FROM names WHERE path = ?", (path,))
-        else:
-            marks = ",".join("?" * len(kinds))
-            self.db.execute(f"DELETE FROM names WHERE path = ? AND kind IN ({marks})", (path, *kinds))
+    def set_names(self, path: str, rows: Iterable[NameRow], *, kinds: tuple[str, ...]) -> None:
+        """Replace the names of ``path`` of the given kinds (and the words of the many-word ones)."""
+        marks = ",".join("?" * len(kinds))
+        for table in ("names", "name_words"):
+            self.db.execute(f"DELETE FROM {table} WHERE path = ? AND kind IN ({marks})", (path, *kinds))
+        kept = distinct_rows(rows)
+        self.db.executemany("INSERT INTO names VALUES (?, ?, ?, ?, ?, ?, ?)", ((path, *row) for row in kept))
         self.db.executemany(
-            "INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?, ?, ?)", ((path, *r) for r in rows)
+            "INSERT INTO name_words VALUES (?, ?, ?, ?)",
+            ((path, row[1], word, row[2]) for row in kept for word in dict.fromkeys(many_words(row))),
         )
+
+    def has_key(self, key: str) -> bool:
+        return self.db.execute("SELECT 1 FROM names WHERE key = ? LIMIT 1", (key,)).fetchone() is not None
 
     def names_of(self, path: str) -> list[NameRow]:
         rows = self.db.execute(

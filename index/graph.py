@@ -37,29 +37,18 @@ KnownBy = list[tuple[str, str]]
 class Graph:
     """The links and names of one state of the index: read-only once published.
 
-    ``backlinks`` and ``outlinks`` are read from the catalog when asked for; ``names`` is held in
-    memory, read from the catalog on first use unless the writer hands over its own (every lookup
-    reads it); ``resolver`` resolves any link target (`StoredResolver` for readers, the writer's
+    ``backlinks``, ``outlinks`` and ``names`` are read from the catalog when asked for;
+    ``resolver`` resolves any link target (`StoredResolver` for readers, the writer's
     own `LinkResolver` in the process that keeps the index up to date).
     """
 
     def __init__(
         self, rows: CatalogRows, names: NameTable | None = None, resolver: LinkResolver | None = None
     ) -> None:
-        self._rows = rows
-        self._names = names
-        self._lock = threading.Lock()
+        self.names = names or NameTable(rows)
         self.resolver: LinkResolver | StoredResolver = resolver or StoredResolver(rows)
         self.backlinks: Mapping[str, tuple[str, ...]] = LinkView(rows.backlinks, rows)
         self.outlinks: Mapping[str, tuple[str, ...]] = LinkView(rows.outlinks, rows)
-
-    @property
-    def names(self) -> NameTable:
-        if self._names is None:
-            with self._lock:
-                if self._names is None:
-                    self._names = self._rows.name_table()
-        return self._names
 
 
 class LinkView(Mapping[str, tuple[str, ...]]):

@@ -37,7 +37,7 @@ from index.catalog import (
 from index.catalog_writer import CatalogWriter
 from index.chunks import chunk_page, chunks_of, passages_of
 from index.graph import Graph, is_knowledge, known_by, name_rows
-from index.linking import Linker, link_everything, link_rows
+from index.linking import OWN_KINDS, Linker, link_everything, link_rows
 from index.links import LinkResolver
 from index.model import IndexReport, Page
 from index.pages import parse_page
@@ -148,14 +148,10 @@ def _update(
         live = replace(live, writer=state)
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
     step = _stepper(progress, 2 * len(changed))
-    resolver, names, fingerprints = (
-        state.resolver.copy(),
-        live.catalog.graph.names.copy(),
-        dict(state.fingerprints),
-    )
+    resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
     try:
-        linker = Linker(writer, resolver, names)
+        linker = Linker(writer, resolver)
         for path in removed:
             linker.remove(path)
             writer.remove_file(path)
@@ -187,11 +183,12 @@ def _update(
                         for chunk in chunk_page(page, writer.outlinks(path)):
                             batch.add(chunk)
             step(2 * len(changed))
+        keys = {key: writer.has_key(key) for key in linker.keys}
         writer.finish(updated_at=_now(), log_text=log_text)
     finally:
         writer.close()
     catalog = Catalog(live.directory)
-    catalog.graph = Graph(catalog.rows, names, resolver)
+    catalog.graph = Graph(catalog.rows, live.catalog.graph.names.with_keys(catalog.rows, keys), resolver)
     updated = LiveGeneration(live.directory, catalog, live.store, WriterState(resolver, fingerprints))
     report = _report(
         catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
@@ -220,7 +217,7 @@ def _build(
                 if page is not None and is_knowledge(page):
                     targets.append((page.path, page.title, page.aliases))
                     writer.add_links(link_rows(page))
-                    writer.set_names(page.path, name_rows(known_by(page)))
+                    writer.set_names(page.path, name_rows(known_by(page)), kinds=OWN_KINDS)
                     title, names, pieces = passages_of(page)
                     for chunk in chunks_of(page.path, (title, names, pieces), ())[1:]:
                         batch.add(chunk)

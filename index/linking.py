@@ -7,8 +7,8 @@ An update touches the pages that changed and their neighbours, never every page:
   links whose target reads as one of its names (`index.links.link_key`): those are resolved again,
   and the pages whose links now point elsewhere are *relinked* (the search store re-reads them);
 - the names of a page include the display texts of links to it (``[[X|display]]``), so the pages
-  such links pointed to before and after are renamed in the name table; likewise the names linked
-  without a page.
+  such links pointed to before and after get their display names again. Names linked without a
+  page are read from the links as they are (nothing to keep up).
 
 `Linker` does this for one update inside the writer's transaction; `link_everything` does the
 same for a build of a whole generation at once. Both leave the catalog's rows exactly as the other
@@ -24,7 +24,7 @@ from index.catalog_writer import CatalogWriter
 from index.graph import known_by, name_rows
 from index.links import LinkResolver, link_key
 from index.model import Link, Page
-from index.names import NameRow, NameTable, name_row, normalize_name
+from index.names import NameRow, name_row, normalize_name
 
 DISPLAY = "display"
 OWN_KINDS = ("title", "stem", "alias", "short")
@@ -46,33 +46,35 @@ def unresolved_key(link: Link) -> str | None:
 
 
 class Linker:
-    """One update's changes to the link graph, the name table and the resolver (all given copies)."""
+    """One update's changes to the link graph, the names and the resolver (a copy, given)."""
 
-    def __init__(self, writer: CatalogWriter, resolver: LinkResolver, names: NameTable) -> None:
-        self.writer, self.resolver, self.names = writer, resolver, names
+    def __init__(self, writer: CatalogWriter, resolver: LinkResolver) -> None:
+        self.writer, self.resolver = writer, resolver
+        self.keys: set[str] = set()
+        """Name keys that were added or removed somewhere (`index.names.NameTable.with_keys`)."""
         self._read_as: set[str] = set()
         """Link keys whose resolution may have changed."""
         self._rewritten: set[str] = set()
         """Pages whose own links were rewritten (resolved in `finish`)."""
         self._renamed: set[str] = set()
-        """Pages whose entries in the name table are rebuilt."""
-        self._unresolved: set[str] = set()
-        """Names without a page whose linking pages may have changed."""
+        """Pages whose display names are worked out again."""
 
     def remove(self, path: str) -> None:
         """Forget the page at ``path`` (removed, or about to be written again)."""
         self._read_as |= self.resolver.folded_names(path)
         self.resolver.remove(path)
         self._note_links(self.writer.links_of(path))
+        self.keys.update(row[2] for row in self.writer.names_of(path))
         self.writer.remove_page(path)
-        self._renamed.add(path)
 
     def put(self, page: Page) -> None:
         """A knowledge page, whose row the caller has just written."""
         self.resolver.add(page.path, page.title, page.aliases)
         self._read_as |= self.resolver.folded_names(page.path)
         self.writer.add_links(link_rows(page))
-        self.writer.set_names(page.path, name_rows(known_by(page)), kinds=OWN_KINDS)
+        own = name_rows(known_by(page))
+        self.writer.set_names(page.path, own, kinds=OWN_KINDS)
+        self.keys.update(row[2] for row in own)
         self._rewritten.add(page.path)
         self._renamed.add(page.path)
 
@@ -104,23 +106,18 @@ class Linker:
         return relinked
 
     def _note_links(self, rows: Iterable[LinkRow]) -> None:
-        for _, _, _, display, _, key, resolved in rows:
+        for _, _, _, display, _, _, resolved in rows:
             if resolved is not None and display:
                 self._renamed.add(resolved)
-            if resolved is None and key:
-                self._unresolved.add(key)
 
     def _rename(self) -> None:
         for path in sorted(self._renamed):
-            page = self.writer.named_page(path)
-            if page is None:
-                self.names.set_page(path, None)
+            if self.writer.named_page(path) is None:
                 continue
-            self.writer.set_names(path, _display_rows(self.writer.display_names(path)), kinds=(DISPLAY,))
-            self.names.set_page(path, page, self.writer.names_of(path))
-        for key in sorted(self._unresolved):
-            found = self.writer.unresolved_name(key)
-            self.names.set_unresolved(key, *(found or (None, ())))
+            self.keys.update(row[2] for row in self.writer.names_of(path) if row[1] == DISPLAY)
+            shown = _display_rows(self.writer.display_names(path))
+            self.writer.set_names(path, shown, kinds=(DISPLAY,))
+            self.keys.update(row[2] for row in shown)
 
 
 def link_everything(writer: CatalogWriter, resolver: LinkResolver) -> None:

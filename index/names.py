@@ -18,10 +18,11 @@ Names that are linked but have no page are answers too ("no page yet").
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, insort
-from collections.abc import Iterable
+import threading
+from bisect import bisect_left
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import islice
+from typing import Protocol
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
@@ -55,6 +56,8 @@ _KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "short": 2, "display": 3}
 """``short``: a source's short title (``MegaScale`` for ``@2024__NSDI__MegaScale - Scaling…``);
 ``display``: the text of a link to the page (``[[University of Chinese Academy of Sciences|UCAS]]``)."""
 _OWN_NAMES = frozenset({"title", "stem", "alias", "short"})
+CACHE_SIZE = 4096
+"""Keys (and name prefixes) whose rows a table keeps once read."""
 EXACT_SCORE = 100.0
 LOOSE_SCORE = 96.0
 """Scores of the first two levels, less one per kind rank; typos score below 90."""
@@ -143,128 +146,118 @@ def name_row(name: str, kind: str) -> NameRow | None:
     return (name, kind, key, exact_name(name), folded, " ".join(words))
 
 
-class NameTable:
-    """Every name a page is known by, and every linked name that has no page.
+class NameSource(Protocol):
+    """Where a `NameTable` reads names from (`index.catalog.CatalogRows`, the catalog's tables)."""
 
-    Built at once (`build`) or changed a page at a time (`set_page`, `set_unresolved`); either way
-    the same names give the same table, in one canonical order. A `copy` can change without
-    touching the original, which readers may be using meanwhile.
+    def entries(self, key: str) -> list[Entry]:
+        """The names with this loose key, in `_entry_order`."""
+        ...
+
+    def mentions(self, prefix: str) -> list[tuple[str, NamedPage]]:
+        """(folded name, page) of the names whose folded form starts with ``prefix``, longest first."""
+        ...
+
+    def keys_from(self, key: str, count: int) -> list[str]:
+        """Up to ``count`` keys that start with ``key`` (itself included), in order."""
+        ...
+
+    def keys_with_word(self, word: str) -> list[str]:
+        """The keys of names of several words, one of them ``word``, in order."""
+        ...
+
+    def unresolved(self, key: str) -> tuple[str, tuple[str, ...]] | None:
+        """(the name as first linked, paths linking it) of a name linked without a page."""
+        ...
+
+    def unresolved_keys(self) -> list[str]:
+        """Every name linked without a page (and without a name of a page reading the same)."""
+        ...
+
+    def all_keys(self) -> list[str]:
+        """Every key, in order."""
+        ...
+
+
+class _NoNames:
+    def entries(self, key: str) -> list[Entry]:
+        return []
+
+    def mentions(self, prefix: str) -> list[tuple[str, NamedPage]]:
+        return []
+
+    def keys_from(self, key: str, count: int) -> list[str]:
+        return []
+
+    def keys_with_word(self, word: str) -> list[str]:
+        return []
+
+    def unresolved(self, key: str) -> tuple[str, tuple[str, ...]] | None:
+        return None
+
+    def unresolved_keys(self) -> list[str]:
+        return []
+
+    def all_keys(self) -> list[str]:
+        return []
+
+
+class _Read:
+    """``source``'s answers by argument, kept (up to `CACHE_SIZE`) for the life of one table."""
+
+    def __init__(self, read: Callable[[str], list]) -> None:
+        self._read = read
+        self._kept: dict[str, list] = {}
+
+    def get(self, key: str, default: object = ()) -> list:
+        found = self._kept.get(key)
+        if found is None:
+            found = self._read(key)
+            if len(self._kept) >= CACHE_SIZE:
+                self._kept.clear()
+            self._kept[key] = found
+        return found
+
+
+class NameTable:
+    """Every name a page is known by, and every linked name that has no page: read from the
+    catalog's rows when a lookup asks (a quarter of a million names at 100,000 pages are never all
+    in memory), except the sorted list of keys the fuzzy levels scan, loaded on first use.
+
+    One table answers for one state of the index; the writer hands the next state's table the
+    key list it kept up to date (`with_keys`), so an edit never reloads it.
     """
 
-    def __init__(self) -> None:
-        self._pages: dict[str, tuple[NamedPage, tuple[NameRow, ...]]] = {}
-        self._entries: dict[str, list[Entry]] = {}
-        self._unresolved: dict[str, tuple[str, frozenset[str]]] = {}
-        """Loose key → (the name as first linked, paths of the pages that link it)."""
-        self._mentions: dict[str, list[tuple[str, NamedPage]]] = {}
-        """First two folded characters → (folded name, page), longest first."""
-        self._words: dict[str, dict[str, int]] = {}
-        """A word of a many-word name → the keys of such names (with how many names give it)."""
-        self._keys: list[str] = []
-        """Every key, sorted (for the fuzzy levels and the prefix range)."""
+    def __init__(self, source: NameSource | None = None, keys: list[str] | None = None) -> None:
+        self._source: NameSource = source or _NoNames()
+        self._entries = _Read(self._source.entries)
+        self._mentions = _Read(self._source.mentions)
+        self._key_list = keys
+        self._lock = threading.Lock()
 
-    @classmethod
-    def build(
-        cls,
-        pages: Iterable[tuple[NamedPage, Iterable[NameRow]]],
-        unresolved: Iterable[tuple[str, str, Iterable[str]]] = (),
-    ) -> NameTable:
-        """A table of ``pages`` (each with its names) and ``unresolved`` ((key, name as linked,
-        pages linking it)), sorted once: what `set_page` arrives at one page at a time."""
-        table = cls()
-        for page, rows in pages:
-            kept = table._pages[page.path] = (page, _distinct(rows))
-            for row in kept[1]:
-                table._entries.setdefault(row[2], []).append((page, row[0], row[1], row[3]))
-                for word in _many_words(row):
-                    counts = table._words.setdefault(word, {})
-                    counts[row[2]] = counts.get(row[2], 0) + 1
-            for folded in _mentioned(kept[1]):
-                table._mentions.setdefault(folded[:2], []).append((folded, page))
-        for entries in table._entries.values():
-            entries.sort(key=_entry_order)
-        for bucket in table._mentions.values():
-            bucket.sort(key=_mention_order)
-        for key, linked, paths in unresolved:
-            table._unresolved[key] = (linked, frozenset(paths))
-        # Fresh copies, allocated one after another: the fuzzy levels read every key on each lookup,
-        # and keys scattered over the heap (as reading the catalog's rows leaves them) made that
-        # half again as slow at 10,000 pages.
-        table._keys = [key.encode().decode() for key in sorted(table._entries)]
-        return table
+    @property
+    def _keys(self) -> list[str]:
+        if self._key_list is None:
+            with self._lock:
+                if self._key_list is None:
+                    # Fresh copies, allocated one after another: the fuzzy levels read every key on
+                    # each lookup, and keys scattered over the heap (as reading rows leaves them)
+                    # made that half again as slow.
+                    self._key_list = [key.encode().decode() for key in self._source.all_keys()]
+        return self._key_list
 
-    def copy(self) -> NameTable:
-        other = NameTable()
-        other._pages, other._entries = dict(self._pages), dict(self._entries)
-        other._unresolved, other._mentions = dict(self._unresolved), dict(self._mentions)
-        other._words, other._keys = dict(self._words), list(self._keys)
-        return other
-
-    def page_names(self, path: str) -> tuple[NameRow, ...]:
-        known = self._pages.get(path)
-        return known[1] if known else ()
-
-    def set_page(self, path: str, page: NamedPage | None, rows: Iterable[NameRow] = ()) -> None:
-        """Make ``path`` known by exactly ``rows`` (by nothing when ``page`` is None).
-
-        Inner lists are replaced, never changed in place: a copy of this table may share them.
-        """
-        old = self._pages.pop(path, None)
-        new = (page, _distinct(rows)) if page is not None else None
-        if old is not None and new == old:
-            self._pages[path] = old
-            return
-        old_rows = old[1] if old else ()
-        new_rows = new[1] if new else ()
-        for key in {row[2] for row in (*old_rows, *new_rows)}:
-            entries = [entry for entry in self._entries.get(key, ()) if entry[0].path != path]
-            entries += [(page, row[0], row[1], row[3]) for row in new_rows if row[2] == key]  # type: ignore[misc]
-            entries.sort(key=_entry_order)
-            if entries:
-                if key not in self._entries:
-                    insort(self._keys, key)
-                self._entries[key] = entries
-            elif self._entries.pop(key, None) is not None:
-                del self._keys[bisect_left(self._keys, key)]
-        mentioned = _mentioned(new_rows)
-        for prefix in {folded[:2] for folded in (*_mentioned(old_rows), *mentioned)}:
-            bucket = [item for item in self._mentions.get(prefix, ()) if item[1].path != path]
-            bucket += [(folded, page) for folded in mentioned if folded[:2] == prefix]  # type: ignore[misc]
-            bucket.sort(key=_mention_order)
-            if bucket:
-                self._mentions[prefix] = bucket
-            else:
-                self._mentions.pop(prefix, None)
-        for rows_of, step in ((old_rows, -1), (new_rows, 1)):
-            for row in rows_of:
-                for word in _many_words(row):
-                    counts = dict(self._words.get(word, {}))
-                    counts[row[2]] = counts.get(row[2], 0) + step
-                    if not counts[row[2]]:
-                        del counts[row[2]]
-                    if counts:
-                        self._words[word] = counts
-                    else:
-                        self._words.pop(word, None)
-        if new is not None:
-            self._pages[path] = new  # type: ignore[assignment]
-
-    def set_unresolved(self, key: str, linked: str | None, paths: Iterable[str] = ()) -> None:
-        """``key`` is linked as ``linked`` by ``paths`` and has no page (None: no longer linked)."""
-        if linked is None:
-            self._unresolved.pop(key, None)
-        else:
-            self._unresolved[key] = (linked, frozenset(paths))
-
-    def __eq__(self, other: object) -> bool:
-        """Same names, same order: how a table kept up to date is compared with a fresh one."""
-        if not isinstance(other, NameTable):
-            return NotImplemented
-        mine = (self._pages, self._entries, self._unresolved, self._mentions, self._words, self._keys)
-        theirs = (other._pages, other._entries, other._unresolved, other._mentions, other._words, other._keys)
-        return mine == theirs
-
-    __hash__ = None  # type: ignore[assignment]
+    def with_keys(self, source: NameSource, changed: dict[str, bool]) -> NameTable:
+        """The table of the next state: ``changed`` says of each key whether it is a key now."""
+        if self._key_list is None:
+            return NameTable(source)
+        keys = list(self._key_list)
+        for key, present in sorted(changed.items()):
+            at = bisect_left(keys, key)
+            there = at < len(keys) and keys[at] == key
+            if present and not there:
+                keys.insert(at, key)
+            elif there and not present:
+                del keys[at]
+        return NameTable(source, keys)
 
     def resolve(self, name: str, limit: int = 8) -> Resolution:
         key = normalize_name(name)
@@ -275,11 +268,9 @@ class NameTable:
             winner = _clear_winner(named)
             nearby = self._longer_names(key, limit) if winner else self._suggestions(key, limit)
             return Resolution(winner, _unique(named + nearby, limit), ambiguous=winner is None)
-        if key in self._unresolved:
-            linked, paths = self._unresolved[key]
-            return Resolution(
-                None, _unique(self._suggestions(key, limit), limit), (linked, tuple(sorted(paths)))
-            )
+        unresolved = self._source.unresolved(key)
+        if unresolved is not None:
+            return Resolution(None, _unique(self._suggestions(key, limit), limit), unresolved)
         typos = self._typos(key)
         if typos:
             winner = _clear_winner(typos)
@@ -336,11 +327,8 @@ class NameTable:
 
     def _longer_names(self, key: str, limit: int) -> list[NameHit]:
         """Names that start with ``key`` (``ByteDance`` → ``ByteDance Seed``): a sorted-list range."""
-        start = bisect_left(self._keys, key)
         hits: list[NameHit] = []
-        for other in islice(self._keys, start, start + limit + 1):
-            if not other.startswith(key):
-                break
+        for other in self._source.keys_from(key, limit + 1):
             if other != key:
                 hits.extend(self._hits(other, round(fuzz.ratio(key, other) * 0.8, 1)))
         return hits
@@ -350,7 +338,7 @@ class NameTable:
         asked for (``Lin`` → ``Haibin Lin``), then similar spellings."""
         similar = process.extract(key, self._keys, scorer=fuzz.ratio, score_cutoff=60, limit=limit)
         hits = self._longer_names(key, limit)
-        for other in sorted(self._words.get(key, ()))[:limit]:
+        for other in self._source.keys_with_word(key)[:limit]:
             hits.extend(self._hits(other, round(fuzz.ratio(key, other) * 0.8, 1)))
         for other, score, _ in similar:
             if other != key:
@@ -359,17 +347,14 @@ class NameTable:
 
     def _unresolved_typo(self, key: str) -> tuple[str, tuple[str, ...]] | None:
         budget = typo_budget(key)
-        linked_only = [other for other in self._unresolved if other not in self._entries]
-        if not budget or not linked_only:
+        linked_only = self._source.unresolved_keys() if budget else []
+        if not linked_only:
             return None
         best = process.extractOne(key, linked_only, scorer=DamerauLevenshtein.distance, score_cutoff=budget)
-        if not best:
-            return None
-        linked, paths = self._unresolved[best[0]]
-        return linked, tuple(sorted(paths))
+        return self._source.unresolved(best[0]) if best else None
 
 
-def _distinct(rows: Iterable[NameRow]) -> tuple[NameRow, ...]:
+def distinct_rows(rows: Iterable[NameRow]) -> tuple[NameRow, ...]:
     """A page's names in canonical order, without a second name of one kind that reads the same
     (``Byte Dance`` and ``Byte  Dance``)."""
     kept: dict[tuple[str, str, str], NameRow] = {}
@@ -378,22 +363,17 @@ def _distinct(rows: Iterable[NameRow]) -> tuple[NameRow, ...]:
     return tuple(kept.values())
 
 
-def _mentioned(rows: Iterable[NameRow]) -> list[str]:
-    """The folded names `NameTable.names_in` finds a page by (two characters or more)."""
-    return list(dict.fromkeys(row[4] for row in rows if len(row[4]) >= 2))
-
-
-def _many_words(row: NameRow) -> list[str]:
+def many_words(row: NameRow) -> list[str]:
     """The words of a name of several words that `NameTable._suggestions` finds it by."""
     words = row[5].split(" ")
     return [word for word in words if len(word) >= 2] if len(words) > 1 else []
 
 
-def _entry_order(entry: Entry) -> tuple[str, int, str]:
+def entry_order(entry: Entry) -> tuple[str, int, str]:
     return (entry[0].path, _KIND_RANK[entry[2]], entry[1])
 
 
-def _mention_order(item: tuple[str, NamedPage]) -> tuple[int, str, str]:
+def mention_order(item: tuple[str, NamedPage]) -> tuple[int, str, str]:
     return (-len(item[0]), item[0], item[1].path)
 
 
