@@ -51,8 +51,9 @@ class SakuinEngine:
         self._wiki.update(rebuild=True, workers=build_workers())  # as `sakuin index` builds
 
     def refresh(self, changed: Sequence[str]) -> None:
-        """The facade finds changed files itself (fingerprints); ``changed`` is not needed."""
-        self._wiki.update()
+        """Told the changed files, as the bot's file watcher tells it (`bot.freshness`); the first
+        update of the process compares every file anyway."""
+        self._wiki.update(paths=changed)
 
     def lookup(self, name: str) -> Answer:
         result = self._wiki.lookup(name)

@@ -376,6 +376,11 @@ class Catalog:
         return str(self.rows.meta("log_text") or "")
 
     @property
+    def log_fingerprint(self) -> str:
+        """`index.vault.log_fingerprint` of the log the catalog holds."""
+        return str(self.rows.meta("log_print") or "")
+
+    @property
     def skipped_list(self) -> tuple[FileProblem, ...]:
         return tuple(FileProblem(path, reason) for path, reason in sorted(self.skipped.items()))
 

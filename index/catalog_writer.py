@@ -31,13 +31,14 @@ class CatalogWriter:
             )
         self.db.execute("BEGIN IMMEDIATE")
 
-    def finish(self, *, updated_at: str, log_text: str) -> int:
-        """Commit, with a new serial (readers elsewhere notice it); returns the serial."""
+    def finish(self, *, updated_at: str, log_text: str | None, log_fingerprint: str) -> int:
+        """Commit, with a new serial (readers elsewhere notice it); returns the serial.
+        ``log_text`` None: the log did not change (it is not written again)."""
         serial = self.db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()[0] + 1
-        self.db.executemany(
-            "UPDATE meta SET value = ? WHERE key = ?",
-            [(serial, "serial"), (updated_at, "updated_at"), (log_text, "log_text")],
-        )
+        values = {"serial": serial, "updated_at": updated_at, "log_print": log_fingerprint}
+        if log_text is not None:
+            values["log_text"] = log_text
+        self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
         self.db.execute("COMMIT")
         return serial
 

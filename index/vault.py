@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,6 +134,49 @@ def scan_vault(root: Path) -> Scan:
     return Scan(tuple(pages), build_survey(layout, indexed, left_out))
 
 
+def vault_layout(root: Path) -> str:
+    """``wiki`` or ``plain`` (a folder of exports is told apart only by a whole scan)."""
+    return WIKI if (root / WIKI_DIR).is_dir() else PLAIN
+
+
+def files_at(root: Path, layout: str, paths: Iterable[str]) -> tuple[list[VaultFile], list[str]]:
+    """The pages among ``paths`` (vault-relative) by the rules `scan_vault` walks by, and the paths
+    that are no page now (removed, or never one): what an update needs when it is told which
+    files changed instead of scanning every one. ``layout`` is the vault's, from its last scan."""
+    files: list[VaultFile] = []
+    others: list[str] = []
+    for path in dict.fromkeys(paths):
+        file = _file_at(root, layout, path)
+        if file is None:
+            others.append(unicodedata.normalize("NFC", path))
+        else:
+            files.append(file)
+    return files, others
+
+
+def _file_at(root: Path, layout: str, path: str) -> VaultFile | None:
+    """The page at ``path`` as the file system spells it (NFC only in the page's own path)."""
+    parts = tuple(unicodedata.normalize("NFC", part) for part in path.split("/"))
+    if not parts[-1].endswith(NOTE_SUFFIX) or any(part.startswith(".") or not part for part in parts):
+        return None
+    for depth, name in enumerate(parts[:-1]):
+        if name.casefold() in TOOLING_DIRS or _folder_reason(layout, parts[:depth], name):
+            return None
+    if _file_reason(layout, parts):
+        return None
+    folder = root
+    for name in path.split("/")[:-1]:
+        folder = folder / name
+        if folder.is_symlink():  # the scan does not follow links to folders
+            return None
+    absolute = str(root / path)
+    try:
+        stat = os.stat(absolute)
+    except OSError:
+        return None
+    return VaultFile("/".join(parts), absolute, _type_of(layout, parts), stat.st_mtime_ns, stat.st_size)
+
+
 def survey_vault(root: Path, skipped: Mapping[str, str] | None = None) -> VaultSurvey:
     """Per top folder, how many notes are pages and how many are left out, and why. ``skipped``:
     pages the indexer could not read (path → reason), counted as left out. Reads only the tree."""
@@ -236,6 +279,18 @@ def _vault_file(
     except OSError:
         return None
     return VaultFile("/".join(relative), entry.path, page_type, stat.st_mtime_ns, stat.st_size)
+
+
+def log_fingerprint(root: Path) -> str:
+    """Changes whenever `read_log` would read something else (so a large log is read only then)."""
+    for candidate in (root / WIKI_DIR / LOG_FILE, root / LOG_FILE):
+        try:
+            stat = candidate.stat()
+        except OSError:
+            continue
+        if candidate.is_file():
+            return f"{candidate}:{stat.st_mtime_ns}:{stat.st_size}"
+    return ""
 
 
 def read_log(root: Path) -> str:

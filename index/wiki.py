@@ -8,8 +8,10 @@ is picked up on the next call.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from collections.abc import Iterable
 from datetime import date, tzinfo
 from functools import partial
 from pathlib import Path
@@ -69,13 +71,21 @@ class Wiki:
     # -- writing --------------------------------------------------------------------------
 
     def update(
-        self, *, rebuild: bool = False, progress: Progress | None = None, workers: int = 1
+        self,
+        *,
+        rebuild: bool = False,
+        progress: Progress | None = None,
+        workers: int = 1,
+        paths: Iterable[str | Path] | None = None,
     ) -> IndexReport:
         """Apply the vault's changes to the index (build it when missing or unusable).
 
-        ``workers`` > 1 builds large indexes in that many processes; only for single-threaded
-        callers (the command line), since it forks.
+        ``paths``: the files that changed (absolute, or relative to the vault), as a watcher saw
+        them; only those are looked at (see `index.indexer.update_index`). ``workers`` > 1 builds
+        large indexes in that many processes; only for single-threaded callers (the command line),
+        since it starts processes that import the caller's main module.
         """
+        inside = None if paths is None else self._inside(paths)
         with self._write_lock:
             self._building = self._live is None or rebuild
             try:
@@ -86,6 +96,7 @@ class Wiki:
                     progress=progress,
                     current=self._live,
                     workers=workers,
+                    paths=inside,
                 )
             except Exception as error:
                 self._last_error = f"{type(error).__name__}: {error}"
@@ -201,6 +212,16 @@ class Wiki:
         )
 
     # -- internals: given the one state a public method read ----------------------------------
+
+    def _inside(self, paths: Iterable[str | Path]) -> list[str]:
+        """Vault-relative POSIX paths of those of ``paths`` inside the vault."""
+        root = os.path.abspath(self.wiki_dir)
+        inside: list[str] = []
+        for path in paths:
+            relative = os.path.relpath(os.path.join(root, path), root)
+            if relative != "." and not relative.startswith(".."):
+                inside.append(relative.replace(os.sep, "/"))
+        return inside
 
     def _url_for(self, path: str) -> str | None:
         """The page's web address when WIKI_BASE_URL is set (Obsidian Publish / Quartz style)."""

@@ -19,11 +19,12 @@ from index.catalog import CATALOG_FILE
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
-Step = Callable[[Path], None]
+Step = tuple[Callable[[Path], None], tuple[str, ...]]
+"""What a step does to the vault, and the paths a file watcher would report."""
 
 
 def write(relative: str, text: str) -> Step:
-    return lambda vault: write_vault(vault, {relative: text})
+    return (lambda vault: write_vault(vault, {relative: text})), (relative,)
 
 
 def rename(old: str, new: str) -> Step:
@@ -31,11 +32,11 @@ def rename(old: str, new: str) -> Step:
         (vault / new).parent.mkdir(parents=True, exist_ok=True)
         os.rename(vault / old, vault / new)
 
-    return step
+    return step, (old, new)
 
 
 def delete(relative: str) -> Step:
-    return lambda vault: (vault / relative).unlink()
+    return (lambda vault: (vault / relative).unlink()), (relative,)
 
 
 BYTEDANCE = "wiki/entities/ByteDance.md"
@@ -86,12 +87,16 @@ def vault(tmp_path: Path) -> Path:
     return write_vault(tmp_path / "vault", SMALL_VAULT)
 
 
-def test_every_step_leaves_the_index_a_fresh_build_would_make(vault: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("told", [False, True], ids=["scanning", "told-the-paths"])
+def test_every_step_leaves_the_index_a_fresh_build_would_make(
+    vault: Path, tmp_path: Path, told: bool
+) -> None:
+    """Finding the changes by comparing every file, or told them (as the watcher tells the bot)."""
     kept = Wiki.open(vault, tmp_path / "kept")
     kept.update()
-    for number, (what, step) in enumerate(STEPS):
+    for number, (what, (step, paths)) in enumerate(STEPS):
         step(vault)
-        report = kept.update()
+        report = kept.update(paths=[vault / path for path in paths] if told else None)
         assert not report.rebuilt, what
         fresh = Wiki.open(vault, tmp_path / f"fresh-{number}")
         fresh.update()
@@ -161,7 +166,7 @@ def test_an_edited_page_is_found_by_its_new_words_only(vault: Path, tmp_path: Pa
     page = "wiki/entities/MegaScale.md"
     for word in ("Qwzfirst", "Qwzsecond", "Qwzthird"):
         write_vault(vault, {page: entity("MegaScale", body=f"{word} を含む本文。")})
-        wiki.update()
+        wiki.update(paths=[page])
         assert [hit.path for hit in wiki.search(word).hits] == [page]
     assert wiki.search("Qwzfirst").hits == wiki.search("Qwzsecond").hits == ()
     assert [hit.path for hit in wiki.search("MegaScale", limit=50).hits].count(page) == 1
@@ -192,3 +197,22 @@ def test_an_index_from_before_the_sqlite_catalog_is_rebuilt_keeping_when_pages_w
     assert wiki.update().rebuilt
     assert wiki.first_seen("wiki/entities/Minder.md") == "2025-01-02T03:04:05+00:00"
     assert wiki.first_seen("wiki/entities/ByteDance.md") is not None
+
+
+def test_told_paths_that_are_no_pages_change_nothing_and_a_first_update_scans_anyway(
+    vault: Path, tmp_path: Path
+) -> None:
+    Wiki.open(vault, tmp_path / "index").update()
+    write_vault(vault, {"wiki/entities/Volcano Engine.md": entity("Volcano Engine")})
+    wiki = Wiki.open(vault, tmp_path / "index")  # nothing scanned yet in this process
+    first = wiki.update(paths=[])
+    assert (first.added, first.survey is not None) == (1, True)
+    write_vault(
+        vault, {"wiki/entities/Zeta.md": entity("Zeta"), "notes/x.md": "# x", "wiki/_draft.md": "# d"}
+    )
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# elsewhere")
+    report = wiki.update(paths=["notes/x.md", "wiki/_draft.md", outside, ".obsidian/app.json"])
+    assert (report.added, report.changed, report.removed, report.survey) == (0, 0, 0, None)
+    assert wiki.update(paths=["wiki/entities/Zeta.md"]).added == 1
+    assert wiki.lookup("Zeta").match is not None
