@@ -6,7 +6,8 @@ signature, authorization, the app's own events, url_verification):
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
 3. answer each Events API event once, whatever Slack retries (``X-Slack-Retry-Num``, same ``event_id``);
-4. hand the listeners the wiki and the settings (as the ``wiki`` and ``settings`` arguments).
+4. hand the listeners the wiki, the settings and the conversations (followed threads, feedback)
+   as the ``wiki``, ``settings`` and ``conversations`` arguments.
 
 One error handler logs a failed listener with its context and tells the user politely.
 """
@@ -24,6 +25,7 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.notices import failure_blocks
+from bot.conversation import Conversations, open_conversations
 from bot.delivery import respond_privately
 from bot.listeners import register_listeners
 from bot.replies import Reply
@@ -40,11 +42,18 @@ EVENT_TTL_S = 3600.0
 """How long an answered event id is remembered (Slack retries for about 5 minutes)."""
 
 
-def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncWebClient) -> AsyncApp:
+def create_app(
+    settings: Settings,
+    wiki: Wiki,
+    store: StateStore,
+    client: AsyncWebClient,
+    conversations: Conversations | None = None,
+) -> AsyncApp:
     """The Bolt app for HTTP (`bot.server`) and Socket Mode (`bot.socket_mode`) alike.
 
     Events are acknowledged before the listener runs (``process_before_response=False``): a search
-    may take longer than Slack's 3 seconds, and the answer is posted afterwards.
+    may take longer than Slack's 3 seconds, and the answer is posted afterwards. The conversation
+    stores (followed threads, feedback) live in ``STATE_DB`` unless ``conversations`` is given.
     """
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = AsyncApp(
@@ -56,7 +65,7 @@ def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncW
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
     app.use(_answer_events_once(store))
-    app.use(_provide(settings, wiki))
+    app.use(_provide(settings, wiki, conversations or open_conversations(settings, wiki)))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -117,10 +126,11 @@ def _answer_events_once(store: StateStore) -> Callable[..., Awaitable[BoltRespon
     return answer_events_once
 
 
-def _provide(settings: Settings, wiki: Wiki) -> Callable[..., Awaitable[None]]:
+def _provide(settings: Settings, wiki: Wiki, conversations: Conversations) -> Callable[..., Awaitable[None]]:
     async def provide(context: AsyncBoltContext, next: Next) -> None:
         context["wiki"] = wiki
         context["settings"] = settings
+        context["conversations"] = conversations
         await next()
 
     return provide

@@ -150,6 +150,19 @@ class Wiki:
         catalog = self._current().catalog
         return tuple(self.ref(source) for source in catalog.graph.backlinks.get(path, ()))
 
+    def most_linked(
+        self, limit: int = 5, types: frozenset[str] = frozenset({"entity"})
+    ) -> tuple[PageRef, ...]:
+        """The pages of ``types`` that most pages link to, most linked first (then by title)."""
+        catalog = self._current().catalog
+        counted = [
+            (len(catalog.graph.backlinks.get(page.path, ())), page)
+            for page in catalog.pages.values()
+            if page.type in types
+        ]
+        ranked = sorted((item for item in counted if item[0]), key=lambda item: (-item[0], item[1].title))
+        return tuple(page_ref(page, self.url_for) for _, page in ranked[:limit])
+
     def resolve(self, target: str) -> str | None:
         return self._current().catalog.graph.resolver.resolve(target)
 

@@ -1,0 +1,150 @@
+"""Answering in a conversation: mentions, DMs, follow-ups and the assistant pane all come here.
+
+One answer goes through the same steps wherever it was asked:
+
+1. the thread's subject is looked up (the page the thread's previous answer was about), so a
+   question that names no page is asked about it;
+2. the reply is composed by `bot.replies` (`compose`, synchronous, run in a thread);
+3. an answer to a question gets its 👍/👎, and in a followed channel thread a "stop" control;
+4. it is posted, then remembered: the thread is followed with its new subject, and a question
+   the wiki could not answer confidently is noted for `sakuin feedback`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.feedback import feedback_block, stop_row, with_controls
+from bot.delivery import post_reply
+from bot.feedback_store import FeedbackStore, SQLiteFeedbackStore
+from bot.replies import (
+    HELP_WORDS,
+    MAX_QUERY_CHARS,
+    SEARCH_LIMIT,
+    Reply,
+    main_subject,
+    not_ready_reply,
+    question_reply,
+    reply_for_text,
+)
+from bot.thread_store import SQLiteThreadStore, ThreadStore
+from config.settings import Settings
+from index.model import SearchResult
+from index.wiki import IndexNotReady, Wiki
+
+SECONDS_PER_HOUR = 3600
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What the conversation keeps of an answer to a question."""
+
+    question: str
+    subject: str | None
+    """The page the answer is about, if one: the thread's subject from now on."""
+    pages: tuple[str, ...]
+    """The pages the answer showed, in order."""
+    confident: bool
+
+
+@dataclass(frozen=True)
+class Composed:
+    reply: Reply
+    answered: Answered | None = None
+    """None when the reply is not an answer to a question (a command, help, a notice)."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an answer goes: a channel, the thread (if any), and whether sakuin follows it there."""
+
+    channel: str
+    thread_ts: str | None
+    follows: bool = False
+    """A channel thread: further messages in it are answered without a mention."""
+
+
+@dataclass(frozen=True)
+class Conversations:
+    """What answering in a conversation needs: the wiki, the settings and the two stores."""
+
+    wiki: Wiki
+    settings: Settings
+    threads: ThreadStore
+    feedback: FeedbackStore
+
+    async def answer(self, client: AsyncWebClient, place: Place, text: str) -> None:
+        """Answer ``text`` (plain text, Slack's escaping undone) at ``place``, then remember the thread."""
+        subject = None
+        if place.thread_ts is not None:
+            followed = await asyncio.to_thread(self.threads.followed, place.channel, place.thread_ts)
+            subject = followed.subject if followed else None
+        composed = await asyncio.to_thread(compose, text, self.wiki, self.settings, subject=subject)
+        reply = with_answer_controls(composed, place)
+        await post_reply(client, place.channel, reply, thread_ts=place.thread_ts)
+        await asyncio.to_thread(remember, composed.answered, place, self.threads, self.feedback)
+
+
+def open_conversations(settings: Settings, wiki: Wiki) -> Conversations:
+    """The conversation stores in ``STATE_DB``."""
+    path = Path(settings.state_db)
+    threads = SQLiteThreadStore(path, settings.follow_up_hours * SECONDS_PER_HOUR)
+    return Conversations(wiki, settings, threads, SQLiteFeedbackStore(path))
+
+
+def with_answer_controls(composed: Composed, place: Place) -> Reply:
+    """The reply with 👍/👎 (answers to questions) and "stop following" (followed threads)."""
+    controls = []
+    if composed.answered is not None:
+        controls.append(feedback_block(composed.answered.question, composed.answered.pages))
+    if place.follows and place.thread_ts is not None:
+        controls.append(stop_row(place.thread_ts))
+    if not controls:
+        return composed.reply
+    return Reply(composed.reply.text, tuple(with_controls(composed.reply.blocks, controls)))
+
+
+def remember(answered: Answered | None, place: Place, threads: ThreadStore, feedback: FeedbackStore) -> None:
+    if answered is not None and not answered.confident:
+        feedback.note_unanswered(answered.question)
+    if place.thread_ts is not None:
+        threads.follow(place.channel, place.thread_ts, answered.subject if answered else None)
+
+
+def compose(text: str, wiki: Wiki, settings: Settings, *, subject: str | None = None) -> Composed:
+    """The reply to ``text`` as mentions get it; a question is asked about ``subject`` if it names no page."""
+    question = " ".join(text.split())
+    command = question.partition(" ")[0]
+    if (
+        command in (settings.entity_command, settings.wiki_command)
+        or question.lower() in HELP_WORDS
+        or len(question) > MAX_QUERY_CHARS
+    ):
+        return Composed(reply_for_text(text, wiki, settings, private=False))
+    try:
+        return answer_question(question, wiki, settings, subject)
+    except IndexNotReady:
+        return Composed(not_ready_reply())
+
+
+def answer_question(question: str, wiki: Wiki, settings: Settings, subject: str | None) -> Composed:
+    """The one seam to the answer composer: its reply, and what the conversation keeps of it."""
+    result = wiki.search(question, limit=SEARCH_LIMIT)
+    asked = question
+    subject_page = wiki.page(subject) if subject is not None and not result.entities else None
+    if subject_page is not None and len(carried := f"{subject_page.title} {question}") <= MAX_QUERY_CHARS:
+        asked = carried
+        result = wiki.search(asked, limit=SEARCH_LIMIT)
+    reply = question_reply(asked, wiki, settings)
+    return Composed(reply, answered_from(question, result))
+
+
+def answered_from(question: str, result: SearchResult) -> Answered:
+    """Subject, pages shown and confidence of the answer `question_reply` builds from ``result``."""
+    subject = main_subject(result)
+    pages = tuple(dict.fromkeys([*([subject] if subject else []), *(hit.path for hit in result.hits)]))
+    return Answered(question, subject, pages, confident=bool(pages))
