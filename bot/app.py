@@ -164,7 +164,9 @@ async def _apologise(context: AsyncBoltContext, event: dict[str, Any], channel: 
         return
     thread_ts = event.get("thread_ts") or event.get("ts")
     if channel.startswith("D"):
-        await context.client.chat_postMessage(channel=channel, text=FAILURE.text, blocks=list(FAILURE.blocks))
+        await context.client.chat_postMessage(
+            channel=channel, thread_ts=event.get("thread_ts"), text=FAILURE.text, blocks=list(FAILURE.blocks)
+        )
     elif user:
         await context.client.chat_postEphemeral(
             channel=channel, user=user, thread_ts=thread_ts, text=FAILURE.text, blocks=list(FAILURE.blocks)

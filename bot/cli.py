@@ -58,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("serve", help="run the bot over HTTP (PORT)")
     commands.add_parser("socket", help="run the bot in Socket Mode (SLACK_APP_TOKEN)")
 
+    feedback = commands.add_parser(
+        "feedback", help="votes on answers, and the questions sakuin could not answer"
+    )
+    feedback.add_argument("--since", type=_day, default=None, help="YYYY-MM-DD (in DIGEST_TZ)")
+    feedback.add_argument("--json", action="store_true", help="print JSON")
+
     manifest = commands.add_parser("manifest", help="print the Slack app manifest")
     manifest.add_argument("--url", default=None, help="public base URL for HTTP mode")
     return parser
@@ -271,6 +277,21 @@ def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_feedback(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.feedback import feedback_json, feedback_lines, start_of
+    from bot.feedback_store import SQLiteFeedbackStore
+
+    store = SQLiteFeedbackStore(settings.state_db)
+    since = start_of(args.since, settings.zone) if args.since else None
+    votes, unanswered = store.votes(since), store.unanswered(since)
+    if args.json:
+        print_json(feedback_json(votes, unanswered, settings.zone))
+    else:
+        for line in feedback_lines(votes, unanswered, settings.zone):
+            out.print(line)
+    return 0
+
+
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
     from bot.manifest import build_manifest
 
@@ -287,5 +308,6 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "digest": run_digest,
     "serve": run_serve,
     "socket": run_socket,
+    "feedback": run_feedback,
     "manifest": run_manifest,
 }

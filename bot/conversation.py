@@ -18,7 +18,8 @@ from pathlib import Path
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks.feedback import feedback_block, stop_row, with_controls
+from bot.blocks.elements import section
+from bot.blocks.feedback import STOPPED_TEXT, feedback_block, stop_row, with_controls
 from bot.delivery import post_reply
 from bot.feedback_store import FeedbackStore, SQLiteFeedbackStore
 from bot.replies import (
@@ -87,6 +88,13 @@ class Conversations:
         reply = with_answer_controls(composed, place)
         await post_reply(client, place.channel, reply, thread_ts=place.thread_ts)
         await asyncio.to_thread(remember, composed.answered, place, self.threads, self.feedback)
+
+    async def stop(self, client: AsyncWebClient, channel: str, thread_ts: str) -> None:
+        """Stop following the thread and say so in it (once: a second "stop" finds nothing to stop)."""
+        if await asyncio.to_thread(self.threads.forget, channel, thread_ts):
+            await client.chat_postMessage(
+                channel=channel, thread_ts=thread_ts, text=STOPPED_TEXT, blocks=[section(STOPPED_TEXT)]
+            )
 
 
 def open_conversations(settings: Settings, wiki: Wiki) -> Conversations:

@@ -13,11 +13,8 @@ import asyncio
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks.elements import section
-from bot.blocks.feedback import STOPPED_TEXT
 from bot.conversation import Conversations, Place
 from bot.followups import Kind, classify
-from bot.thread_store import ThreadStore
 
 
 async def handle_thread_message(
@@ -33,14 +30,6 @@ async def handle_thread_message(
     elif await asyncio.to_thread(threads.followed, channel, thread_ts) is None:
         return
     elif follow_up.kind is Kind.STOP:
-        await stop_following(client, threads, channel, thread_ts)
+        await conversations.stop(client, channel, thread_ts)
     else:
         await conversations.answer(client, Place(channel, thread_ts, follows=True), follow_up.text)
-
-
-async def stop_following(client: AsyncWebClient, threads: ThreadStore, channel: str, thread_ts: str) -> None:
-    """Forget the thread and say so in it (once: a second "stop" finds nothing to forget)."""
-    if await asyncio.to_thread(threads.forget, channel, thread_ts):
-        await client.chat_postMessage(
-            channel=channel, thread_ts=thread_ts, text=STOPPED_TEXT, blocks=[section(STOPPED_TEXT)]
-        )

@@ -1,0 +1,31 @@
+""""Stop following this thread": sakuin no longer answers there without a mention.
+
+The button leaves the answer (the message is updated without it) and the thread is told once.
+"""
+
+from __future__ import annotations
+
+from slack_bolt.context.ack.async_ack import AsyncAck
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.feedback import FOLLOW_BLOCK_ID, without_block
+from bot.conversation import Conversations
+
+
+async def handle_stop_following(
+    ack: AsyncAck, action: dict, body: dict, client: AsyncWebClient, conversations: Conversations
+) -> None:
+    await ack()
+    channel = (body.get("container") or {}).get("channel_id") or (body.get("channel") or {}).get("id")
+    thread_ts = action.get("value")
+    if not channel or not thread_ts:
+        return
+    message = body.get("message") or {}
+    if message.get("ts") and message.get("blocks"):
+        await client.chat_update(
+            channel=channel,
+            ts=message["ts"],
+            text=message.get("text") or "",
+            blocks=without_block(message["blocks"], FOLLOW_BLOCK_ID),
+        )
+    await conversations.stop(client, channel, thread_ts)
