@@ -61,7 +61,7 @@ def thread_title(question: str) -> str:
     return _clip(" ".join(question.split()), MAX_TITLE)
 
 
-def _prompt(title: str, message: str, **values: str) -> dict[str, str]:
+def _prompt(title: str, message: str, /, **values: str) -> dict[str, str]:
     return {
         "title": _clip(title.format(**values), MAX_PROMPT_TITLE),
         "message": escape(message.format(**values)),

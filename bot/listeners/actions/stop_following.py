@@ -8,7 +8,9 @@ from __future__ import annotations
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.blocks.elements import MAX_MESSAGE_TEXT
 from bot.blocks.feedback import FOLLOW_BLOCK_ID, without_block
+from bot.blocks.visible import visible_text
 from bot.conversation import Conversations
 
 
@@ -25,7 +27,7 @@ async def handle_stop_following(
         await client.chat_update(
             channel=channel,
             ts=message["ts"],
-            text=message.get("text") or "",
+            text=message.get("text") or visible_text(message["blocks"])[:MAX_MESSAGE_TEXT],
             blocks=without_block(message["blocks"], FOLLOW_BLOCK_ID),
         )
     await conversations.stop(client, channel, thread_ts)
