@@ -5,23 +5,25 @@ One answer goes through the same steps wherever it was asked:
 1. the thread's subject is looked up (the page the thread's previous answer was about), so a
    question that names no page is asked about it;
 2. the reply is composed by `bot.replies` (`compose`, synchronous, run in a thread);
-3. an answer to a question gets its 👍/👎, and in a followed channel thread a "stop" control;
-4. it is posted, then remembered: the thread is followed with its new subject, and a question
-   the wiki could not answer confidently is noted for `sakuin feedback`.
+3. it is remembered: the thread is followed with its new subject, and a question the wiki could
+   not answer confidently is noted for `sakuin feedback`;
+4. it is posted (`bot.questions`: with a model configured, then rewritten in place), every version
+   with its 👍/👎 when it answers a question, and a "stop" control in a followed channel thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.elements import section
 from bot.blocks.feedback import STOPPED_TEXT, feedback_block, stop_row, with_controls
-from bot.delivery import post_reply
 from bot.feedback_store import FeedbackStore, SQLiteFeedbackStore
+from bot.questions import post_answer
 from bot.replies import (
     HELP_WORDS,
     MAX_QUERY_CHARS,
@@ -85,9 +87,15 @@ class Conversations:
             followed = await asyncio.to_thread(self.threads.followed, place.channel, place.thread_ts)
             subject = followed.subject if followed else None
         composed = await asyncio.to_thread(compose, text, self.wiki, self.settings, subject=subject)
-        reply = with_answer_controls(composed, place)
-        await post_reply(client, place.channel, reply, thread_ts=place.thread_ts)
         await asyncio.to_thread(remember, composed.answered, place, self.threads, self.feedback)
+        await post_answer(
+            client,
+            place.channel,
+            composed.reply,
+            self.settings,
+            thread_ts=place.thread_ts,
+            decorate=partial(with_answer_controls, composed.answered, place),
+        )
 
     async def stop(self, client: AsyncWebClient, channel: str, thread_ts: str) -> None:
         """Stop following the thread and say so in it (once: a second "stop" finds nothing to stop)."""
@@ -104,16 +112,17 @@ def open_conversations(settings: Settings, wiki: Wiki) -> Conversations:
     return Conversations(wiki, settings, threads, SQLiteFeedbackStore(path))
 
 
-def with_answer_controls(composed: Composed, place: Place) -> Reply:
-    """The reply with 👍/👎 (answers to questions) and "stop following" (followed threads)."""
+def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) -> Reply:
+    """``reply`` (any version of the answer) with 👍/👎 (answers to questions) and "stop following"
+    (followed threads)."""
     controls = []
-    if composed.answered is not None:
-        controls.append(feedback_block(composed.answered.question, composed.answered.pages))
+    if answered is not None:
+        controls.append(feedback_block(answered.question, answered.pages))
     if place.follows and place.thread_ts is not None:
         controls.append(stop_row(place.thread_ts))
     if not controls:
-        return composed.reply
-    return Reply(composed.reply.text, tuple(with_controls(composed.reply.blocks, controls)))
+        return reply
+    return Reply(reply.text, tuple(with_controls(reply.blocks, controls)))
 
 
 def remember(answered: Answered | None, place: Place, threads: ThreadStore, feedback: FeedbackStore) -> None:

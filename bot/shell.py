@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.console import Console
 
+from bot.questions import final_reply
 from bot.replies import reply_for_text
 from bot.terminal import render_reply
 from config.settings import Settings
@@ -34,4 +37,4 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
                 f"{report.removed} removed"
             )
             continue
-        render_reply(reply_for_text(line, wiki, settings), console)
+        render_reply(asyncio.run(final_reply(reply_for_text(line, wiki, settings), settings)), console)

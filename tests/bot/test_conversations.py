@@ -14,12 +14,15 @@ from bot.feedback_store import SQLiteFeedbackStore
 from bot.thread_store import SQLiteThreadStore
 from tests.bot.block_kit import assert_valid_blocks
 from tests.bot.conftest import running_bot
+from tests.bot.fake_openai import FakeOpenAI
 from tests.bot.fake_slack import (
     BOT_ID,
     BOT_USER_ID,
     CHANNEL_ID,
     USER_ID,
+    button_payload,
     mention_event,
+    posted_ts,
     thread_message_event,
     vote_payload,
     wait_until,
@@ -129,13 +132,15 @@ async def test_typing_stop_ends_the_following(bot, word):
 
 
 async def test_the_stop_button_ends_the_following_and_leaves_the_answer(bot):
-    first = await start_thread(bot)
-    await bot.sender.click(
-        first["blocks"], STOP_FOLLOWING, response_url=bot.slack.response_url("stop"), ephemeral=False
-    )
+    await bot.sender.event(mention_event("Minder を開発したのはどこ?", ts=THREAD))
+    (answer,) = await posted(bot)
+    ts = posted_ts(bot.slack, answer)
+    await bot.sender.interaction(button_payload(answer.args["blocks"], STOP_FOLLOWING, message_ts=ts))
     (update,) = await bot.slack.wait_for_calls("chat.update")
-    assert not has_stop(update.args["blocks"]) and has_feedback(update.args["blocks"])
-    (confirmation,) = await posted(bot)
+    assert update.args["ts"] == ts
+    blocks = bot.slack.message(ts)["blocks"]
+    assert not has_stop(blocks) and has_feedback(blocks)
+    (_, confirmation) = await posted(bot, 2)
     assert confirmation.args["thread_ts"] == THREAD
     bot.slack.calls.clear()
     await bot.sender.event(thread_message_event(TEAM_QUESTION, THREAD, "1700000106.000100"))
@@ -236,3 +241,29 @@ async def test_home_tab_shows_last_weeks_share_of_up_votes_and_unanswered_questi
     assert "👍 2 of 3 votes (67%)" in text
     assert "<!channel> 量子計算の本番運用は?" in text  # shown as text, escaped in the payload
     assert "<!channel>" not in json.dumps(call.args["view"], ensure_ascii=False)
+
+
+async def test_a_model_answer_keeps_its_controls_and_a_follow_up_asks_the_model_about_the_subject(
+    tmp_path, fake_slack, linked_wiki
+):
+    async with FakeOpenAI() as model:
+        model.reply("High-speed Network チームと Applied Machine Learning チームが運用している [1]。")
+        llm = {"llm_base_url": model.base_url, "llm_model": "fake-model-1", "llm_timeout": 10.0}
+        async with running_bot(tmp_path, fake_slack, linked_wiki, **llm) as bot:
+            await bot.sender.event(mention_event("Minder を開発したのはどこ?", ts=THREAD))
+            await wait_until(lambda: len(written(fake_slack)) == 1, "the model's answer to the mention")
+            fake_slack.calls.clear()
+            await bot.sender.event(thread_message_event(TEAM_QUESTION, THREAD, "1700000101.000100"))
+            await wait_until(lambda: len(written(fake_slack)) == 1, "the model's answer to the follow-up")
+            (_, follow_up) = await model.wait_for_requests(2)
+    assert "Minder" in follow_up.user and TEAM_QUESTION in follow_up.user
+    (final,) = written(fake_slack)
+    blocks = fake_slack.message(final.args["ts"])["blocks"]
+    assert has_feedback(blocks) and has_stop(blocks)
+    assert_valid_blocks(blocks)
+
+
+def written(slack) -> list:
+    """The ``chat.update`` calls that carry a model's final answer."""
+    updates = slack.calls_to("chat.update")
+    return [call for call in updates if "written by" in visible_text(call.args["blocks"])]

@@ -1,6 +1,6 @@
 """"Stop following this thread": sakuin no longer answers there without a mention.
 
-The button leaves the answer (the message is updated without it) and the thread is told once.
+The thread is told once, then the button leaves the answer (the message is updated without it).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ async def handle_stop_following(
     thread_ts = action.get("value")
     if not channel or not thread_ts:
         return
+    await conversations.stop(client, channel, thread_ts)
     message = body.get("message") or {}
     if message.get("ts") and message.get("blocks"):
         await client.chat_update(
@@ -30,4 +31,3 @@ async def handle_stop_following(
             text=message.get("text") or visible_text(message["blocks"])[:MAX_MESSAGE_TEXT],
             blocks=without_block(message["blocks"], FOLLOW_BLOCK_ID),
         )
-    await conversations.stop(client, channel, thread_ts)
