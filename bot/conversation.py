@@ -16,25 +16,24 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.elements import section
 from bot.blocks.feedback import STOPPED_TEXT, feedback_block, stop_row, with_controls
-from bot.feedback_store import FeedbackStore, SQLiteFeedbackStore
+from bot.blocks.reply import Reply
 from bot.questions import post_answer
 from bot.replies import (
     HELP_WORDS,
     MAX_QUERY_CHARS,
     SEARCH_LIMIT,
-    Reply,
     main_subject,
     not_ready_reply,
     question_reply,
     reply_for_text,
 )
-from bot.thread_store import SQLiteThreadStore, ThreadStore
+from bot.state.store import AsyncStateStore
+from bot.state.threads import FollowedThread
 from config.settings import Settings
 from index.model import SearchResult
 from index.wiki import IndexNotReady, Wiki
@@ -73,21 +72,22 @@ class Place:
 
 @dataclass(frozen=True)
 class Conversations:
-    """What answering in a conversation needs: the wiki, the settings and the two stores."""
+    """What answering in a conversation needs: the wiki, the settings and the state store."""
 
     wiki: Wiki
     settings: Settings
-    threads: ThreadStore
-    feedback: FeedbackStore
+    state: AsyncStateStore
+
+    @property
+    def follow_s(self) -> float:
+        return self.settings.follow_up_hours * SECONDS_PER_HOUR
 
     async def answer(self, client: AsyncWebClient, place: Place, text: str) -> None:
         """Answer ``text`` (plain text, Slack's escaping undone) at ``place``, then remember the thread."""
-        subject = None
-        if place.thread_ts is not None:
-            followed = await asyncio.to_thread(self.threads.followed, place.channel, place.thread_ts)
-            subject = followed.subject if followed else None
+        followed = await self.followed(place)
+        subject = followed.subject if followed else None
         composed = await asyncio.to_thread(compose, text, self.wiki, self.settings, subject=subject)
-        await asyncio.to_thread(remember, composed.answered, place, self.threads, self.feedback)
+        await self.remember(composed.answered, place)
         await post_answer(
             client,
             place.channel,
@@ -97,19 +97,30 @@ class Conversations:
             decorate=partial(with_answer_controls, composed.answered, place),
         )
 
+    async def followed(self, place: Place) -> FollowedThread | None:
+        if place.thread_ts is None:
+            return None
+        return await self.state.followed_thread(place.channel, place.thread_ts)
+
+    async def remember(self, answered: Answered | None, place: Place) -> None:
+        """The thread is followed with the answer's subject; a question answered without
+        confidence is noted."""
+        if answered is not None and not answered.confident:
+            await self.state.note_unanswered(answered.question)
+        if place.thread_ts is not None:
+            subject = answered.subject if answered else None
+            await self.state.follow_thread(place.channel, place.thread_ts, subject, self.follow_s)
+
+    async def touch(self, channel: str, thread_ts: str) -> None:
+        """Someone spoke in the thread: a followed thread's silence starts again."""
+        await self.state.touch_thread(channel, thread_ts, self.follow_s)
+
     async def stop(self, client: AsyncWebClient, channel: str, thread_ts: str) -> None:
         """Stop following the thread and say so in it (once: a second "stop" finds nothing to stop)."""
-        if await asyncio.to_thread(self.threads.forget, channel, thread_ts):
+        if await self.state.forget_thread(channel, thread_ts):
             await client.chat_postMessage(
                 channel=channel, thread_ts=thread_ts, text=STOPPED_TEXT, blocks=[section(STOPPED_TEXT)]
             )
-
-
-def open_conversations(settings: Settings, wiki: Wiki) -> Conversations:
-    """The conversation stores in ``STATE_DB``."""
-    path = Path(settings.state_db)
-    threads = SQLiteThreadStore(path, settings.follow_up_hours * SECONDS_PER_HOUR)
-    return Conversations(wiki, settings, threads, SQLiteFeedbackStore(path))
 
 
 def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) -> Reply:
@@ -123,13 +134,6 @@ def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) 
     if not controls:
         return reply
     return Reply(reply.text, tuple(with_controls(reply.blocks, controls)))
-
-
-def remember(answered: Answered | None, place: Place, threads: ThreadStore, feedback: FeedbackStore) -> None:
-    if answered is not None and not answered.confident:
-        feedback.note_unanswered(answered.question)
-    if place.thread_ts is not None:
-        threads.follow(place.channel, place.thread_ts, answered.subject if answered else None)
 
 
 def compose(text: str, wiki: Wiki, settings: Settings, *, subject: str | None = None) -> Composed:

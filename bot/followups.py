@@ -4,7 +4,7 @@ A message in a thread is a follow-up for sakuin when a person wrote it as a new 
 edit, a deletion or another subtype), it has text, and it does not address anyone: a message
 that mentions sakuin is answered as a mention (Slack sends it as ``app_mention`` too), and one
 that mentions someone else is meant for them. Whether sakuin follows that thread at all is the
-thread store's answer (`bot.thread_store`), asked only for messages that pass these rules.
+state store's answer (`bot.state.threads`), asked only for messages that pass these rules.
 """
 
 from __future__ import annotations

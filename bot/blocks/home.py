@@ -4,23 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.blocks.card import ref_mrkdwn
+from bot.blocks.digest import source_blocks
 from bot.blocks.elements import (
-    MAX_CONTEXT_TEXT,
     MAX_VIEW_BLOCKS,
     context,
     divider,
     fit_blocks,
     header,
-    join_within,
     section,
 )
 from bot.blocks.help import index_status, usage_lines
 from bot.feedback import SUMMARY_DAYS, FeedbackSummary
-from bot.mrkdwn import bold, escape, escape_clipped, link
+from bot.mrkdwn import escape_clipped
 from index.model import DigestItem, IndexState
 
-SUMMARY_LIMIT = 400
 QUESTION_LIMIT = 200
 
 FEEDBACK_HEADER = "Feedback, last {days} days"
@@ -28,20 +25,6 @@ VOTES_LINE = "👍 {up} of {votes} votes ({share:.0%})"
 NO_VOTES_LINE = "No votes on answers yet."
 UNANSWERED_HEADING = "*Questions the wiki could not answer*"
 NO_UNANSWERED_LINE = "Every question found an answer."
-
-
-def source_blocks(item: DigestItem) -> list[dict]:
-    title = bold(link(item.url, item.title) if item.url else escape(item.title))
-    where = " ".join(str(part) for part in (item.venue, item.year) if part)
-    lines = [title + (f" · {escape(where)}" if where else "")]
-    if item.summary.strip():
-        lines.append(escape_clipped(" ".join(item.summary.split()), SUMMARY_LIMIT))
-    blocks = [section("\n".join(lines))]
-    if item.cited_by:
-        prefix = "Cited by "
-        cited = join_within([ref_mrkdwn(ref) for ref in item.cited_by], MAX_CONTEXT_TEXT - len(prefix))
-        blocks.append(context(prefix + cited))
-    return blocks
 
 
 def feedback_blocks(summary: FeedbackSummary) -> list[dict]:

@@ -10,8 +10,7 @@ import pytest
 from bot.blocks.feedback import FOLLOW_BLOCK_ID, STOP_FOLLOWING
 from bot.blocks.visible import first_screen, visible_text
 from bot.cli import main
-from bot.feedback_store import SQLiteFeedbackStore
-from bot.thread_store import SQLiteThreadStore
+from bot.state.store import open_state_store
 from tests.bot.block_kit import assert_valid_blocks
 from tests.bot.conftest import running_bot
 from tests.bot.fake_openai import FakeOpenAI
@@ -25,9 +24,9 @@ from tests.bot.fake_slack import (
     posted_ts,
     thread_message_event,
     vote_payload,
-    wait_until,
 )
 from tests.bot.test_http_events import nothing_posted, posted
+from tests.conftest import eventually
 
 THREAD = "1700000100.000100"
 MINDER = "wiki/entities/Minder.md"
@@ -73,7 +72,7 @@ async def test_a_follow_up_that_names_a_page_is_about_that_page(bot):
     await bot.sender.event(thread_message_event("MegaScale とは?", THREAD, "1700000101.000100"))
     (call,) = await posted(bot)
     assert call.args["blocks"][0]["text"]["text"] == "MegaScale"
-    follow = SQLiteThreadStore(bot.settings.state_db, 3600).followed(CHANNEL_ID, THREAD)
+    follow = bot.store.followed_thread(CHANNEL_ID, THREAD)
     assert follow is not None and follow.subject == "wiki/entities/MegaScale.md"
 
 
@@ -162,12 +161,12 @@ async def test_a_new_mention_follows_a_stopped_thread_again(bot):
 
 async def test_following_ends_after_follow_up_hours_of_silence(tmp_path, fake_slack, linked_wiki):
     async with running_bot(tmp_path, fake_slack, linked_wiki, follow_up_hours=2) as bot:
-        long_ago = SQLiteThreadStore(bot.settings.state_db, 2 * 3600, clock=lambda: time.time() - 3 * 3600)
-        long_ago.follow(CHANNEL_ID, THREAD, MINDER)
+        with open_state_store(bot.settings.state_db, clock=lambda: time.time() - 3 * 3600) as long_ago:
+            long_ago.follow_thread(CHANNEL_ID, THREAD, MINDER, 2 * 3600)
         await bot.sender.event(thread_message_event("誰が開発した?", THREAD, "1700000107.000100"))
         await nothing_posted(bot)
-        recently = SQLiteThreadStore(bot.settings.state_db, 2 * 3600, clock=lambda: time.time() - 3600)
-        recently.follow(CHANNEL_ID, THREAD, MINDER)
+        with open_state_store(bot.settings.state_db, clock=lambda: time.time() - 3600) as recently:
+            recently.follow_thread(CHANNEL_ID, THREAD, MINDER, 2 * 3600)
         await bot.sender.event(thread_message_event("誰が開発した?", THREAD, "1700000108.000100"))
         (call,) = await posted(bot)
     assert "minder" in first_screen(call.args["blocks"])
@@ -182,16 +181,16 @@ async def test_commands_in_a_mention_carry_no_feedback(bot):
 
 async def test_a_vote_is_recorded_once_per_user_and_answer_and_a_second_click_changes_it(bot):
     first = await start_thread(bot)
-    store = SQLiteFeedbackStore(bot.settings.state_db)
+    store = bot.store
     for vote, expected in (("up", "up"), ("down", "down")):
         sent = await bot.sender.interaction(vote_payload(first["blocks"], vote, message_ts="1700000200.1"))
         assert sent.status == 200
-        await wait_until(lambda e=expected: [v.vote for v in store.votes()] == [e], f"a {expected} vote")
+        await eventually(lambda e=expected: [v.vote for v in store.votes()] == [e], what=f"a {expected} vote")
     (vote,) = store.votes()
     assert vote.question == "Minder を開発したのはどこ?" and vote.pages[0] == MINDER
     other = vote_payload(first["blocks"], "up", message_ts="1700000200.1", user_id="U0BOB")
     await bot.sender.interaction(other)
-    await wait_until(lambda: len(store.votes()) == 2, "a second user's vote")
+    await eventually(lambda: len(store.votes()) == 2, what="a second user's vote")
     assert sorted(v.vote for v in store.votes()) == ["down", "up"]
 
 
@@ -200,13 +199,13 @@ async def test_the_done_when_scenario_shows_a_down_vote_in_sakuin_feedback(bot, 
     await bot.sender.event(thread_message_event(TEAM_QUESTION, THREAD, "1700000101.000100"))
     (answer,) = await posted(bot)
     await bot.sender.interaction(vote_payload(answer.args["blocks"], "down", message_ts="1700000300.1"))
-    store = SQLiteFeedbackStore(bot.settings.state_db)
-    await wait_until(lambda: len(store.votes()) == 1, "the vote")
+    store = bot.store
+    await eventually(lambda: len(store.votes()) == 1, what="the vote")
 
     bot.slack.calls.clear()
     await bot.sender.event(mention_event("qwxz vvbn", ts="1700000400.000100"))
     await posted(bot)
-    await wait_until(lambda: len(store.unanswered()) == 1, "the unanswered question")
+    await eventually(lambda: len(store.unanswered()) == 1, what="the unanswered question")
 
     monkeypatch.setenv("STATE_DB", str(bot.settings.state_db))
     capsys.readouterr()
@@ -228,7 +227,7 @@ async def test_the_done_when_scenario_shows_a_down_vote_in_sakuin_feedback(bot, 
 
 
 async def test_home_tab_shows_last_weeks_share_of_up_votes_and_unanswered_questions(bot):
-    store = SQLiteFeedbackStore(bot.settings.state_db)
+    store = bot.store
     store.record_vote(CHANNEL_ID, "1.1", USER_ID, "Minder とは", [MINDER], "up")
     store.record_vote(CHANNEL_ID, "1.2", USER_ID, "MegaScale とは", [], "up")
     store.record_vote(CHANNEL_ID, "1.3", USER_ID, "CCL-D とは", [], "down")
@@ -251,10 +250,10 @@ async def test_a_model_answer_keeps_its_controls_and_a_follow_up_asks_the_model_
         llm = {"llm_base_url": model.base_url, "llm_model": "fake-model-1", "llm_timeout": 10.0}
         async with running_bot(tmp_path, fake_slack, linked_wiki, **llm) as bot:
             await bot.sender.event(mention_event("Minder を開発したのはどこ?", ts=THREAD))
-            await wait_until(lambda: len(written(fake_slack)) == 1, "the model's answer to the mention")
+            await eventually(lambda: len(written(fake_slack)) == 1, what="the model's answer to the mention")
             fake_slack.calls.clear()
             await bot.sender.event(thread_message_event(TEAM_QUESTION, THREAD, "1700000101.000100"))
-            await wait_until(lambda: len(written(fake_slack)) == 1, "the model's answer to the follow-up")
+            await eventually(lambda: len(written(fake_slack)) == 1, what="the answer to the follow-up")
             (_, follow_up) = await model.wait_for_requests(2)
     assert "Minder" in follow_up.user and TEAM_QUESTION in follow_up.user
     (final,) = written(fake_slack)

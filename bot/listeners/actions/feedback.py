@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 
 from bot.blocks.feedback import read_feedback_value
-from bot.conversation import Conversations
+from bot.state.store import AsyncStateStore
 
 log = logging.getLogger(__name__)
 
 
-async def handle_feedback(ack: AsyncAck, action: dict, body: dict, conversations: Conversations) -> None:
+async def handle_feedback(ack: AsyncAck, action: dict, body: dict, state: AsyncStateStore) -> None:
     await ack()
     value = read_feedback_value(action.get("value") or "")
     container = body.get("container") or {}
@@ -23,6 +22,4 @@ async def handle_feedback(ack: AsyncAck, action: dict, body: dict, conversations
     if value is None or not (channel and message_ts and user):
         log.warning("feedback click without a vote, a message or a user: ignored")
         return
-    await asyncio.to_thread(
-        conversations.feedback.record_vote, channel, message_ts, user, value.question, value.pages, value.vote
-    )
+    await state.record_vote(channel, message_ts, user, value.question, value.pages, value.vote)

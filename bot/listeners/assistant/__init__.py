@@ -14,6 +14,7 @@ from slack_bolt.middleware.assistant.async_assistant import AsyncAssistant
 
 from bot.listeners.assistant.thread_started import handle_thread_started
 from bot.listeners.assistant.user_message import handle_user_message
+from bot.listeners.events.once import once_per_event
 from config.settings import Settings
 
 
@@ -25,7 +26,7 @@ def register(app: AsyncApp, settings: Settings) -> None:
     if not settings.assistant_enabled:
         return
     assistant = AsyncAssistant(logger=logging.getLogger("bot.bolt"))
-    assistant.thread_started(handle_thread_started)
+    assistant.thread_started(once_per_event(handle_thread_started))
     assistant.thread_context_changed(ignore_context_change)
-    assistant.user_message(handle_user_message)
+    assistant.user_message(once_per_event(handle_user_message))
     app.assistant(assistant)

@@ -6,8 +6,6 @@ subject carried from one question to the next. Slack clears the status when the 
 
 from __future__ import annotations
 
-import asyncio
-
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.set_status.async_set_status import AsyncSetStatus
 from slack_bolt.context.set_title.async_set_title import AsyncSetTitle
@@ -29,6 +27,7 @@ async def handle_user_message(
     text = unescape(strip_mention(payload.get("text") or "", context.bot_user_id))
     channel, thread_ts = payload["channel"], payload["thread_ts"]
     await set_status(STATUS)
-    if await asyncio.to_thread(conversations.threads.followed, channel, thread_ts) is None:
+    place = Place(channel, thread_ts)
+    if await conversations.followed(place) is None:
         await set_title(thread_title(text))
-    await conversations.answer(client, Place(channel, thread_ts), text)
+    await conversations.answer(client, place, text)

@@ -15,8 +15,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.blocks.home import home_view
-from bot.conversation import Conversations
-from bot.feedback import summarize
+from bot.feedback import summarize, summary_since
+from bot.state.store import AsyncStateStore
 from config.settings import Settings
 from index.model import DigestItem
 from index.wiki import IndexNotReady, Wiki
@@ -25,7 +25,7 @@ RECENT_SOURCES = 10
 
 
 async def handle_app_home_opened(
-    event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, conversations: Conversations
+    event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, state: AsyncStateStore
 ) -> None:
     if event.get("tab") == "messages" and settings.assistant_enabled and event.get("channel"):
         prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
@@ -36,9 +36,10 @@ async def handle_app_home_opened(
     if event.get("tab") != "home":
         return
     recent = await asyncio.to_thread(recent_sources, wiki)
-    state = await asyncio.to_thread(wiki.state)
-    feedback = await asyncio.to_thread(summarize, conversations.feedback, time.time())
-    view = home_view(recent, state, settings.entity_command, settings.wiki_command, feedback)
+    index = await asyncio.to_thread(wiki.state)
+    since = summary_since(time.time())
+    feedback = summarize(await state.votes(since), await state.unanswered(since))
+    view = home_view(recent, index, settings.entity_command, settings.wiki_command, feedback)
     await client.views_publish(user_id=event["user"], view=view)
 
 

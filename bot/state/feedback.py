@@ -5,27 +5,22 @@ the pages the answer showed, the vote and its time; for a question answered with
 the question and its time. No other message text, and no user or channel id in the clear: a vote
 is stored under a digest of (channel, message, user), which is enough for "one vote per user and
 answer, a second click changes it".
-
-`FeedbackStore` is the interface; `SQLiteFeedbackStore` keeps it in the state file. Methods are
-synchronous (call them with ``asyncio.to_thread``), each one short transaction.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal, Protocol
 
-from bot.sqlite import create_schema, read_snapshot, write_transaction
+from bot.state.sqlite import SqliteFile
 
 VoteValue = Literal["up", "down"]
 VOTES: tuple[VoteValue, ...] = ("up", "down")
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS answer_votes (
     voter    TEXT PRIMARY KEY,
     question TEXT NOT NULL,
@@ -58,38 +53,39 @@ class UnansweredQuestion:
     at: float
 
 
-class FeedbackStore(Protocol):
+class AnswerFeedback(Protocol):
     def record_vote(
         self, channel: str, message_ts: str, user: str, question: str, pages: Sequence[str], vote: VoteValue
     ) -> None:
-        """Record ``user``'s vote on the answer ``message_ts``; a later vote replaces it."""
+        """Record ``user``'s vote on the answer ``message_ts``; a later vote replaces it.
+
+        Raises ValueError for a vote that is not "up" or "down"."""
+        ...
 
     def note_unanswered(self, question: str) -> None:
         """Remember a question the wiki could not answer confidently."""
+        ...
 
     def votes(self, since: float | None = None) -> tuple[Vote, ...]:
-        """Votes cast from ``since`` on, newest first."""
+        """Votes cast from ``since`` on (seconds since the epoch), newest first."""
+        ...
 
     def unanswered(self, since: float | None = None) -> tuple[UnansweredQuestion, ...]:
         """Questions noted from ``since`` on, newest first."""
+        ...
 
 
 def voter_key(channel: str, message_ts: str, user: str) -> str:
     return hashlib.sha256(f"{channel}/{message_ts}/{user}".encode()).hexdigest()
 
 
-class SQLiteFeedbackStore:
-    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
-        self.path = Path(path)
-        self._clock = clock
-        create_schema(self.path, _SCHEMA)
-
+class SqliteAnswerFeedback(SqliteFile):
     def record_vote(
         self, channel: str, message_ts: str, user: str, question: str, pages: Sequence[str], vote: VoteValue
     ) -> None:
         if vote not in VOTES:
             raise ValueError(f"a vote is 'up' or 'down', not {vote!r}")
-        with write_transaction(self.path) as db:
+        with self._transaction() as db:
             db.execute(
                 "INSERT INTO answer_votes (voter, question, pages, vote, at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT (voter) DO UPDATE SET vote = excluded.vote, at = excluded.at",
@@ -103,13 +99,13 @@ class SQLiteFeedbackStore:
             )
 
     def note_unanswered(self, question: str) -> None:
-        with write_transaction(self.path) as db:
+        with self._transaction() as db:
             db.execute(
                 "INSERT INTO unanswered_questions (question, at) VALUES (?, ?)", (question, self._clock())
             )
 
     def votes(self, since: float | None = None) -> tuple[Vote, ...]:
-        with read_snapshot(self.path) as db:
+        with self._reading() as db:
             rows = db.execute(
                 "SELECT question, vote, pages, at FROM answer_votes WHERE at >= ?"
                 " ORDER BY at DESC, rowid DESC",
@@ -118,7 +114,7 @@ class SQLiteFeedbackStore:
         return tuple(Vote(question, vote, tuple(json.loads(pages)), at) for question, vote, pages, at in rows)
 
     def unanswered(self, since: float | None = None) -> tuple[UnansweredQuestion, ...]:
-        with read_snapshot(self.path) as db:
+        with self._reading() as db:
             rows = db.execute(
                 "SELECT question, at FROM unanswered_questions WHERE at >= ? ORDER BY at DESC, id DESC",
                 (since if since is not None else 0.0,),
