@@ -18,10 +18,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
-from index.model import Digest, IndexReport, Lookup, SearchResult
+from index.model import Digest, IndexReport, Lookup, SearchResult, VaultSurvey
 from index.wiki import Wiki
 
 if TYPE_CHECKING:
+    from bot.doctor import Check
     from bot.state.feedback import UnansweredQuestion, Vote
 
 err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
@@ -68,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     feedback.add_argument("--since", type=_day, default=None, help="YYYY-MM-DD (in DIGEST_TZ)")
     feedback.add_argument("--json", action="store_true", help="print JSON")
 
+    doctor = commands.add_parser("doctor", help="check this installation: tokens, scopes, channels, vault …")
+    doctor.add_argument("--json", action="store_true", help="print JSON")
+
     manifest = commands.add_parser("manifest", help="print the Slack app manifest")
     manifest.add_argument("--url", default=None, help="public base URL for HTTP mode")
     return parser
@@ -101,6 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         index_log.setLevel(max(index_log.getEffectiveLevel(), logging.ERROR))
         return COMMANDS[args.command](settings, args)
     except SettingsError as error:
+        if args.command == "doctor":
+            from bot.doctor import Check
+
+            return report_checks([Check("settings", False, str(error))], args.json)
         err.print(f"sakuin: {error}")
         return 2
     except KeyboardInterrupt:
@@ -153,6 +161,8 @@ def print_report(report: IndexReport, console: Console) -> None:
         f"index {verb}: {report.pages} pages in {report.seconds:.2f} s; files: {report.added} added, "
         f"{report.changed} changed, {report.removed} removed, {len(report.skipped)} skipped"
     )
+    if report.survey is not None:
+        print_survey(report.survey, console)
     if report.skipped or report.warnings:
         table = Table("file", "problem", title="files with problems", title_justify="left")
         for item in report.skipped:
@@ -160,6 +170,18 @@ def print_report(report: IndexReport, console: Console) -> None:
         for item in report.warnings:
             table.add_row(item.path, f"indexed: {item.reason}")
         console.print(table)
+
+
+def print_survey(survey: VaultSurvey, console: Console) -> None:
+    """Per top folder: notes indexed, notes left out and why; then the warning, if any."""
+    table = Table("folder", "indexed", "left out", "why", title="notes per folder", title_justify="left")
+    for folder in survey.folders:
+        left_out = sum(count for _, count in folder.left_out)
+        why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
+    console.print(table)
+    if survey.warning:
+        console.print(f"warning: {survey.warning}")
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:
@@ -396,6 +418,24 @@ def _minute(at: float, zone: tzinfo) -> str:
     return datetime.fromtimestamp(at, zone).strftime("%Y-%m-%d %H:%M")
 
 
+def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.doctor import run_checks
+
+    return report_checks(asyncio.run(run_checks(settings)), args.json)
+
+
+def report_checks(checks: list[Check], as_json: bool) -> int:
+    """Print each check (✓/✗ with what to do, or the JSON contract); 0 when all pass, else 1."""
+    from bot.doctor import doctor_json
+
+    if as_json:
+        print_json(doctor_json(checks))
+    else:
+        for check in checks:
+            out.print(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
+    return 0 if all(check.ok for check in checks) else 1
+
+
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
     from bot.manifest import build_manifest
 
@@ -413,5 +453,6 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "serve": run_serve,
     "socket": run_socket,
     "feedback": run_feedback,
+    "doctor": run_doctor,
     "manifest": run_manifest,
 }

@@ -42,6 +42,9 @@ BOT_SCOPES = (
     # follow-ups read the messages of threads sakuin answered in.
     "channels:history",
     "groups:history",
+    # `sakuin doctor` checks each digest channel exists and has the bot (conversations.info).
+    "channels:read",
+    "groups:read",
 )
 
 

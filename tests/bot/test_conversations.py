@@ -266,3 +266,25 @@ def written(slack) -> list:
     """The ``chat.update`` calls that carry a model's final answer."""
     updates = slack.calls_to("chat.update")
     return [call for call in updates if "written by" in visible_text(call.args["blocks"])]
+
+
+async def test_replicas_on_postgresql_share_followed_threads_and_votes(
+    tmp_path, fake_slack, linked_wiki, postgres_url
+):
+    """A thread answered by one replica is followed by another; a vote on either counts once."""
+    async with (
+        running_bot(tmp_path / "one", fake_slack, linked_wiki, state_db=postgres_url) as one,
+        running_bot(tmp_path / "two", fake_slack, linked_wiki, state_db=postgres_url) as two,
+    ):
+        await one.sender.event(mention_event("Minder を開発したのはどこ?", ts=THREAD))
+        await posted(one)
+        fake_slack.calls.clear()
+        # Each sender numbers its events from 1: a distinct id, or replica two takes it for a retry.
+        follow_up_event = thread_message_event(TEAM_QUESTION, THREAD, "1700000101.000100")
+        await two.sender.event(follow_up_event, event_id="EvFOLLOWUP")
+        (follow_up,) = await posted(two)
+        assert follow_up.args["thread_ts"] == THREAD
+        assert "high-speed network チーム" in visible_text(follow_up.args["blocks"]).casefold()
+        for bot, vote in ((one, "up"), (two, "down")):
+            await bot.sender.interaction(vote_payload(follow_up.args["blocks"], vote, message_ts="1.1"))
+            await eventually(lambda v=vote: [x.vote for x in one.store.votes()] == [v], what=vote)
