@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -15,6 +16,8 @@ KNOWLEDGE_TYPES = frozenset(
 )
 COMPANION_TYPES = frozenset({"ask", "brief"})
 SOURCE_LABEL = "ソース"
+MAX_SHORT_TITLE = 40
+_PAPER_ALIAS = re.compile(r"^\s*(.+?)\s*(?:論文|paper)\s*$", re.IGNORECASE)
 
 
 def is_knowledge(page: Page) -> bool:
@@ -41,9 +44,9 @@ def build_graph(pages: dict[str, Page]) -> Graph:
         names.add(named, page.stem, "stem")
         for alias in page.aliases:
             names.add(named, alias, "alias")
-        source = SOURCE_NAME.match(page.stem)
-        if source:
-            names.add(named, source.group(3).split(" - ")[0], "display")
+        if page.type == "source":
+            for short in short_names(page):
+                names.add(named, short, "display")
     backlinks: dict[str, set[str]] = {}
     outlinks: dict[str, tuple[str, ...]] = {}
     resolved: dict[str, str | None] = {}  # the same names are linked from many pages
@@ -65,6 +68,24 @@ def build_graph(pages: dict[str, Page]) -> Graph:
         outlinks[page.path] = tuple(targets)
     names.finish()
     return Graph(resolver, names, {path: tuple(sorted(paths)) for path, paths in backlinks.items()}, outlinks)
+
+
+def short_names(page: Page) -> list[str]:
+    """What a source is called in prose: the system name before `` - `` in its file name or before
+    ``:`` in its title (``SLX``, ``MegaScale``), and an alias that names its paper (``LogSage 論文``,
+    ``LogSage paper`` → ``LogSage``)."""
+    found: list[str] = []
+    source = SOURCE_NAME.match(page.stem)
+    if source:
+        found.append(source.group(3).split(" - ")[0])
+    head, colon, _ = page.title.partition(":")
+    if colon and 0 < len(head.strip()) <= MAX_SHORT_TITLE:
+        found.append(head.strip())
+    for alias in page.aliases:
+        paper = _PAPER_ALIAS.match(alias)
+        if paper:
+            found.append(paper.group(1))
+    return list(dict.fromkeys(found))
 
 
 def _named(page: Page) -> NamedPage:

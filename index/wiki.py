@@ -14,11 +14,13 @@ from datetime import date, tzinfo
 from pathlib import Path
 from urllib.parse import quote
 
+from index.answer import answer_question
 from index.catalog import Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
 from index.graph import build_card, page_ref
 from index.indexer import Opened, Progress, open_current, update_index
 from index.model import (
+    Answer,
     Candidate,
     Card,
     Digest,
@@ -126,6 +128,16 @@ class Wiki:
         opened = self._current()
         catalog = opened.catalog
         return search_pages(opened.store, catalog.pages, catalog.graph.names, query, limit, self.url_for)
+
+    def answer(self, question: str, *, subject: str | None = None) -> Answer:
+        """The sentences (or the relation) that answer a free question, or a plain "no answer" with
+        the closest pages. ``subject``: the page a thread's follow-up is about, used when the
+        question names no page."""
+        opened = self._current()
+        catalog = opened.catalog
+        return answer_question(
+            opened.store, catalog.pages, catalog.graph, question, subject=subject, url_for=self.url_for
+        )
 
     def card(self, path: str) -> Card | None:
         catalog = self._current().catalog

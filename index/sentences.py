@@ -1,0 +1,407 @@
+"""Sentences of retrieved passages, scored by how much of a question each one answers.
+
+A sentence is read where it stands: on its page, under its section, in its passage. Its
+**coverage** is the share of the question's keywords it contains, each weighted by how rare it is
+in the wiki (IDF). The page's own names and the section heading count as said (a sentence on
+Minder's page under 性能 is about Minder's performance without repeating either); a word said
+elsewhere in its passage counts half; a keyword that is part of a page's name counts when the
+sentence names that page in any of its names (so ``root cause analysis`` is found in 根本原因分析).
+Its **fit** says whether it holds what the question's shape asks for: a quantity (of the unit
+asked, when one is), a name, a definition, the two things compared. A sentence that asks (ends in
+a question mark) fits nothing.
+
+The score is the coverage, halved when the sentence does not fit: a sentence without what was asked
+answers at most half of the question. A sentence *answers* when it fits, concerns a page the
+question names (when it names one), and covers at least half of the question's weight; below that
+the reply says it found no answer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from index.analysis import fold, is_function_bigram, tokenize
+from index.graph import short_names
+from index.model import Page
+from index.names import NameTable
+from index.pages import strip_citations
+from index.question import Keyword, Question, Shape, singular
+
+ANSWERS_AT = 0.5
+"""Coverage from which a fitting sentence is an answer: it says more of the question than it leaves out."""
+UNFIT_FACTOR = 0.5
+PASSAGE_SHARE = 0.5
+"""A word of the question said elsewhere in the sentence's passage counts half: the sentence is
+read in its paragraph (…チームで開発された。本番の ML 基盤で稼働している。), but it is not what says it."""
+MAX_SENTENCE_CHARS = 320
+DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
+"""Where a page says what its subject is: the lead, ``## 定義``, ``## 概要``."""
+
+_SPLIT = re.compile(r"(?<=[。！？!?])|(?<=[a-z0-9)]{2}\.)(?=\s+[A-Z])|\n")
+"""Sentence ends: 。！？!?, a line break, and a full stop after a word, before a capital (not the
+initial in ``Michael R. Lyu``)."""
+_BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
+_LATIN = re.compile(r"[a-z0-9]+")
+_QUANTITY = re.compile(
+    r"(?<![a-z0-9.])(?:約|およそ|最大|平均)?\d[\d,]*(?:\.\d+)?(?:\s*[〜~～-]\s*\d[\d,]*(?:\.\d+)?)?"
+    r"\s*(?:%|％|倍|割|万|億|千)?"
+)
+_NOT_QUANTITY = re.compile(r"^(?:19|20)\d\d$|^\d{4}\.\d{4,5}$")
+"""Years (NSDI 2025) and arXiv numbers are numbers no question asks for."""
+_UNIT_GAP = 12
+"""How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
+_CONTRAST = re.compile(
+    r"一方|対し|異なり|違い|違う|比べ|が、|のに|whereas|unlike|while|in contrast|but|however|instead"
+)
+_DEFINES = re.compile(r"とは|である|の総称|を指す|\bis an?\b|\brefers? to\b|\bmeans\b")
+_INTERROGATIVE = re.compile(r"(?:[?？]|(?<!ほ)か。)\s*$")
+"""A sentence that asks (a page's ``## 問い``) does not answer."""
+_CAPITALISED = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a passage, as shown (``text``) and as matched (``folded``)."""
+
+    text: str
+    folded: str
+    path: str
+    section: str
+    ordinal: int
+    index: int
+    rank: int
+    """The rank of its page in the retrieval (0 is first)."""
+    passage: str = ""
+    """The folded text of the whole passage it stands in."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    sentence: Sentence
+    coverage: float
+    fits: bool
+    about: bool
+    """It concerns a page the question names (is on it or names it), or the question names none."""
+    score: float
+    terms: tuple[str, ...]
+    """The question's keywords it contains, as written in the sentence."""
+    marks: tuple[tuple[int, int], ...]
+    """Spans of ``sentence.text`` to emphasise: the keywords, and the quantity or name asked for."""
+
+    @property
+    def answers(self) -> bool:
+        return self.fits and self.about and self.coverage >= ANSWERS_AT
+
+
+def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: int) -> list[Sentence]:
+    """The sentences of a passage: list items and lines are sentences too; citations go."""
+    found: list[Sentence] = []
+    passage = fold(" ".join(text.split()))
+    for piece in _SPLIT.split(strip_citations(text)):
+        shown = " ".join(_BULLET.sub("", piece).split())
+        if len(shown) < 2:
+            continue
+        if len(shown) > MAX_SENTENCE_CHARS:
+            shown = shown[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
+        found.append(Sentence(shown, fold(shown), path, section, ordinal, len(found), rank, passage))
+    return found
+
+
+def keyword_weights(
+    question: Question, total: int, frequencies: Mapping[str, int], sentences: Iterable[Sentence]
+) -> dict[str, float]:
+    """IDF of each keyword in the wiki's passages, for the retrieved ``sentences``.
+
+    A keyword is matched by sentences of its own script, so it weighs its IDF times the share of
+    the retrieved sentences written in that script (an English word over Japanese passages weighs
+    little; over English ones, fully). A keyword none of the retrieved sentences contains cannot
+    tell them apart. It weighs nothing
+    when that is a gap of language (a Latin word in a question over Japanese prose: ``used``,
+    ``production``) or of wording (手動 of 手動診断 where the wiki says 人手での診断: another part
+    of the same word is there). It keeps its weight when it is a name typed as one (capitals,
+    digits) or a whole Japanese word the passages lack (消費電力): the question then asks for
+    something they do not say, and no sentence should pass for its answer. A lone kanji (短 of
+    短くなった) says less than any two-character unit and weighs half the lightest of them.
+    """
+    sentences = list(sentences)
+    said = " ".join(sentence.folded for sentence in sentences)
+    words = {singular(word) for word in _LATIN.findall(said)}
+    present = {k.text for k in question.keywords if _occurs_in(k.text, said, words)}
+    words_present = {k.word for k in question.keywords if k.text in present and not k.lone}
+    latin = (
+        sum(1 for sentence in sentences if _is_latin(sentence.folded)) / len(sentences) if sentences else 0.5
+    )
+    weights: dict[str, float] = {}
+    for keyword in question.keywords:
+        if keyword.lone:
+            continue
+        idf = _idf(total, max(frequencies.get(keyword.text, 0), 1))
+        if keyword.name is not None:
+            weights[keyword.text] = idf
+        elif keyword.text in present:
+            # A word is matched by sentences of its own script: an English word in a question over
+            # Japanese passages weighs as much as English is their language.
+            weights[keyword.text] = idf * (latin if keyword.text.isascii() else 1 - latin)
+        elif keyword.text.isascii():
+            weights[keyword.text] = idf if _typed_as_name(question.text, keyword) else 0.0
+        else:
+            weights[keyword.text] = 0.0 if keyword.word in words_present else idf
+    lightest = min((w for w in weights.values() if w > 0), default=1.0)
+    for keyword in question.keywords:
+        if keyword.lone:
+            weights[keyword.text] = lightest / 2
+    return weights
+
+
+def _is_latin(folded: str) -> bool:
+    """Mostly Latin letters (an English sentence), as against Japanese with English names in it."""
+    letters = [char for char in folded if char.isalpha()]
+    return bool(letters) and sum(char.isascii() for char in letters) * 2 > len(letters)
+
+
+def name_weight(name: str, total: int, frequencies: Mapping[str, int]) -> float:
+    """What a page's name weighs as keywords: the IDF of its words."""
+    return sum(_idf(total, max(frequencies.get(term, 0), 1)) for term in name_terms(name))
+
+
+def name_terms(name: str) -> list[str]:
+    return [token.text for token in tokenize(name) if not is_function_bigram(token.text)]
+
+
+def _idf(total: int, frequency: int) -> float:
+    return math.log(1 + (total - frequency + 0.5) / (frequency + 0.5))
+
+
+def _typed_as_name(text: str, keyword: Keyword) -> bool:
+    if keyword.name is not None:
+        return True
+    if len(fold(text)) != len(text):
+        return False
+    written = text[keyword.start : keyword.start + len(keyword.text)]
+    return any(char.isupper() or char.isdigit() for char in written[1:]) or written[:1].isdigit()
+
+
+class SentenceScorer:
+    """Scores sentences against one question (see the module docstring)."""
+
+    def __init__(
+        self,
+        question: Question,
+        weights: Mapping[str, float],
+        pages: Mapping[str, Page],
+        names: NameTable,
+        *,
+        subject: str | None = None,
+        subject_weight: float = 0.0,
+    ) -> None:
+        self.question = question
+        self.weights = weights
+        self.pages = pages
+        self.names = names
+        self.subject = subject
+        self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
+        self._names_of = {path: _folded_names(pages[path]) for path in self.named if path in pages}
+        self._context: dict[tuple[str, str], str] = {}
+        self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
+        self._subject_weight = subject_weight if subject and not question.named else 0.0
+        # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
+        # named it: the page's name weighs what it would have weighed typed.
+        self._total += self._subject_weight
+
+    def score(self, sentence: Sentence) -> Scored:
+        context = self._context_of(sentence)
+        words = {singular(word) for word in _LATIN.findall(sentence.folded)}
+        covered = 0.0
+        terms: list[tuple[int, int]] = []
+        for keyword in self.question.keywords:
+            weight = self.weights.get(keyword.text, 0.0)
+            if keyword.name is not None and self.about(sentence, keyword.name):
+                covered += weight
+                continue
+            spans = _occurrences(keyword.text, sentence.folded, words)
+            if spans or _occurs(keyword.text, context):
+                covered += weight
+                terms.extend(spans)
+            elif _occurs(keyword.text, sentence.passage):
+                covered += weight * PASSAGE_SHARE
+        if self._subject_weight and self.subject and self.about(sentence, self.subject):
+            covered += self._subject_weight
+        coverage = covered / self._total if self._total > 0 else 0.0
+        fits, values = (False, []) if _INTERROGATIVE.search(sentence.folded) else self._fit(sentence)
+        about = not self.named or any(self.about(sentence, path) for path in self.named)
+        score = coverage if fits else coverage * UNFIT_FACTOR
+        # Spans index the folded text; they fit the shown text when folding kept its length.
+        aligned = len(sentence.folded) == len(sentence.text)
+        marks = _merge([*values, *terms]) if aligned else ()
+        return Scored(
+            sentence,
+            coverage,
+            fits,
+            about,
+            score,
+            tuple(dict.fromkeys(sentence.folded[start:end] for start, end in _merge(terms))),
+            marks,
+        )
+
+    def best(self, sentences: Iterable[Sentence]) -> list[Scored]:
+        """Best first: score, then the rank of the page, then page order."""
+        scored = [self.score(sentence) for sentence in sentences]
+        return sorted(scored, key=lambda s: (-s.score, s.sentence.rank, s.sentence.ordinal, s.sentence.index))
+
+    # -- what the sentence is about ----------------------------------------------------------
+
+    def about(self, sentence: Sentence, path: str) -> bool:
+        """The sentence is on the page, or names it (in any of its names)."""
+        if sentence.path == path:
+            return True
+        if path not in self._names_of:
+            self._names_of[path] = _folded_names(self.pages[path]) if path in self.pages else ()
+        return any(_mentions(name, sentence.folded) for name in self._names_of[path])
+
+    def _context_of(self, sentence: Sentence) -> str:
+        key = (sentence.path, sentence.section)
+        if key not in self._context:
+            page = self.pages.get(sentence.path)
+            names = " ".join(_folded_names(page)) if page else ""
+            self._context[key] = f"{names} {fold(sentence.section)}"
+        return self._context[key]
+
+    # -- what the question's shape asks for ------------------------------------------------
+
+    def _fit(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
+        shape = self.question.shape
+        if shape is Shape.NUMBER:
+            return self._quantity(sentence)
+        if shape is Shape.NAME:
+            return self._name(sentence)
+        if shape is Shape.DEFINITION:
+            return self._definition(sentence), []
+        if shape is Shape.DIFFERENCE:
+            return self._difference(sentence), []
+        return True, []
+
+    def _quantity(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
+        unit = self.question.unit
+        found: list[tuple[int, int]] = []
+        for match in _QUANTITY.finditer(sentence.folded):
+            digits = match.group().strip()
+            if not digits or _NOT_QUANTITY.match(digits):
+                continue
+            end = match.end()
+            if unit:
+                at = sentence.folded.find(unit, end, end + _UNIT_GAP + len(unit))
+                if at < 0:
+                    continue
+                end = at + len(unit)
+            found.append(_strip_span(sentence.folded, match.start(), end))
+        return bool(found), found
+
+    def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
+        cues = self.question.cues
+        if cues:
+            spans = []
+            for cue in cues:
+                at = sentence.folded.find(cue)
+                while at >= 0:
+                    spans.append(_named_before(sentence, at, at + len(cue)))
+                    at = sentence.folded.find(cue, at + len(cue))
+            return bool(spans), spans
+        named = set(self.named)
+        spans = [
+            (span.start, span.end)
+            for span in self.names.name_spans(sentence.text)
+            if span.page.path not in named and span.page.path != sentence.path
+        ]
+        if len(fold(sentence.text)) == len(sentence.text):
+            own = self._names_of.get(sentence.path) or ()
+            spans += [
+                match.span()
+                for match in _CAPITALISED.finditer(sentence.text)
+                if fold(match.group()) not in own and not self._names_a_subject(match.group())
+            ]
+        return bool(spans), spans
+
+    def _names_a_subject(self, text: str) -> bool:
+        folded = fold(text)
+        return any(
+            folded in names or any(folded in name for name in names) for names in self._names_of.values()
+        )
+
+    def _definition(self, sentence: Sentence) -> bool:
+        subjects = [path for path in self.named if path in self.pages]
+        if not subjects:
+            return bool(_DEFINES.search(sentence.folded))
+        if sentence.path in subjects:
+            return sentence.section in DEFINITION_SECTIONS or bool(_DEFINES.search(sentence.folded))
+        return any(self.about(sentence, path) for path in subjects) and bool(_DEFINES.search(sentence.folded))
+
+    def _difference(self, sentence: Sentence) -> bool:
+        """Both things compared (or the one named) and a word that contrasts them."""
+        about = [path for path in self.named if self.about(sentence, path)]
+        return len(about) >= min(2, len(self.named) or 1) and bool(_CONTRAST.search(sentence.folded))
+
+
+def _folded_names(page: Page) -> tuple[str, ...]:
+    """Every name the page goes by, folded (a source also by its short names: ``MegaScale``)."""
+    names = (page.title, page.stem, *page.aliases, *(short_names(page) if page.type == "source" else ()))
+    return tuple(dict.fromkeys(fold(name).strip() for name in names if len(name.strip()) >= 2))
+
+
+def _mentions(name: str, folded: str) -> bool:
+    """``name`` stands in the text; a Latin name only as whole words (``ai`` is not in ``aiops``)."""
+    if not name.isascii():
+        return name in folded
+    return re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded) is not None
+
+
+def _occurrences(text: str, folded: str, words: set[str]) -> list[tuple[int, int]]:
+    """Where a keyword stands in a folded sentence: Latin words whole (plural or not), CJK anywhere."""
+    if text.isascii():
+        if text not in words:
+            return []
+        return [m.span() for m in _LATIN.finditer(folded) if singular(m.group()) == text]
+    spans = []
+    at = folded.find(text)
+    while at >= 0:
+        spans.append((at, at + len(text)))
+        at = folded.find(text, at + 1)
+    return spans
+
+
+def _occurs(text: str, context: str) -> bool:
+    return _occurs_in(
+        text, context, {singular(word) for word in _LATIN.findall(context)} if text.isascii() else set()
+    )
+
+
+def _occurs_in(text: str, folded: str, words: set[str]) -> bool:
+    return text in words if text.isascii() else text in folded
+
+
+def _named_before(sentence: Sentence, start: int, end: int) -> tuple[int, int]:
+    """A cue with the name written before it: ``High-speed Network チーム``, ``AIOps グループ``."""
+    head = sentence.folded[:start].rstrip()
+    name = re.search(r"(?:[a-z0-9][\w.&'-]*\s+)*[a-z0-9][\w.&'-]*$|[ァ-ヺー]+$", head)
+    return (name.start() if name else start, end)
+
+
+def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _merge(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Overlapping or touching spans as one, in order."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return tuple((start, end) for start, end in merged)
