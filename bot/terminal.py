@@ -14,6 +14,7 @@ from bot.replies import Reply
 
 _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>|<([^<>|]+)>")
 _BOLD = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])")
+_ITALIC = re.compile(r"(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])")
 
 
 def render_reply(reply: Reply, console: Console) -> None:
@@ -105,5 +106,5 @@ def _unmark(text: str) -> str:
         url, label = match.group(1), match.group(2)
         return label if url.startswith(("#", "@", "!")) else f"{label} ({url})"
 
-    text = _BOLD.sub(r"\1", _LINK.sub(link, text))
+    text = _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _LINK.sub(link, text)))
     return html.unescape(text)

@@ -22,9 +22,9 @@ from index.analysis import fold
 from index.graph import Graph, page_ref
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
 from index.pages import strip_citations
-from index.question import ALIASES, Keyword, Question, read_question
+from index.question import ALIASES, Keyword, Question, Shape, read_question
 from index.search import Ranked, page_hit, retrieve, scorer_for, sentences_of
-from index.sentences import ANSWERS_AT, Scored, SentenceScorer
+from index.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer, asks
 from index.store import ChunkMatch, SearchStore
 
 ANSWER_PAGES = 5
@@ -34,6 +34,9 @@ READ_PAGES = 3
 MAX_PAGE_CHUNKS = 60
 """A page read whole is read up to this many passages (a 137-section page is read where it matched)."""
 MAX_SENTENCES = 3
+RELATED_TYPES = frozenset({"entity"})
+"""Pages whose typed relations answer questions: people, organisations, products. What a concept
+links to is a topic, not a relation (``which paper proposes …`` is not asking for its sources)."""
 MAX_TARGETS = 8
 """Targets of a relation checked against the question's other words (a person's 12 papers: the first 8)."""
 
@@ -80,6 +83,8 @@ def answer_question(
         chosen = [support] if support is not None else []
     else:
         chosen = _answering(scored for page in read.values() for scored in page.best)
+    if not chosen and fact is None and question.shape is Shape.DIFFERENCE and len(about) >= 2:
+        chosen = _definitions(about, read)
     shown = [page for page in read.values() if page.ranked.score > 0 or page.ranked.path in about]
     return Answer(
         question=question.text,
@@ -122,13 +127,28 @@ def _answering(scored: Iterable[Scored]) -> list[Scored]:
     """The best sentences that answer, at most `MAX_SENTENCES`, each said once."""
     chosen: list[Scored] = []
     seen: set[str] = set()
-    for candidate in sorted(scored, key=_order):
-        if not candidate.answers or len(chosen) == MAX_SENTENCES:
+    for candidate in sorted((s for s in scored if s.answers), key=_order):
+        if len(chosen) == MAX_SENTENCES:
             break
         if candidate.sentence.folded not in seen:
             seen.add(candidate.sentence.folded)
             chosen.append(candidate)
     return chosen
+
+
+def _definitions(about: tuple[str, ...], read: dict[str, _Read]) -> list[Scored]:
+    """A difference no sentence states: what each of the things compared is, side by side (the
+    first sentence of each one's lead, 定義 or 概要)."""
+    found: list[Scored] = []
+    for path in about[:2]:
+        page = read.get(path)
+        if page is None:
+            continue
+        in_order = sorted(page.best, key=lambda s: (s.sentence.ordinal, s.sentence.index))
+        defining = [s for s in in_order if s.sentence.section in DEFINITION_SECTIONS and not asks(s.sentence)]
+        if defining or in_order:
+            found.append((defining or in_order)[0])
+    return found if len(found) == 2 else []
 
 
 def _order(scored: Scored) -> tuple[float, int, int, int]:
@@ -157,11 +177,18 @@ def _relation_answer(
                 if pages[path].aliases:
                     return _aliases(pages[path], read, scorer, url_for)
                 continue
+            if pages[path].type not in RELATED_TYPES:
+                continue
+            others = [other for other in about if other != path]
             for labels in (relation.labels, relation.fallback):
                 found = _related(path, labels, pages, graph) if labels else None
                 if found is None:
                     continue
                 label, targets, inverse = found
+                # The other pages the question names narrow it (ByteDance の異常検知に関する研究は?).
+                targets = [t for t in targets if all(_linked(t, other, graph) for other in others)]
+                if not targets:
+                    continue
                 supported = _supported(question, path, targets, read, store, scorer)
                 if supported is None:
                     continue
@@ -186,6 +213,10 @@ def _aliases(
         next((s for s in own.best if any(name in s.sentence.folded for name in names)), None) if own else None
     )
     return Fact(page_ref(page, url_for), ALIASES, tuple(PageRef(alias) for alias in page.aliases)), support
+
+
+def _linked(one: str, other: str, graph: Graph) -> bool:
+    return other in graph.outlinks.get(one, ()) or one in graph.outlinks.get(other, ())
 
 
 def _related(

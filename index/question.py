@@ -151,6 +151,31 @@ ANSWER_CUES: dict[str, tuple[str, ...]] = {
 }
 """What an answer naming a team, a lab … contains in either language. The nouns of the question
 (``which team``, どのチーム) map here through `_CUE_NOUNS`."""
+PAGE_NOUNS = {
+    "paper": "source",
+    "論文": "source",
+    "article": "source",
+    "study": "source",
+    "system": "entity",
+    "システム": "entity",
+    "tool": "entity",
+    "ツール": "entity",
+    "product": "entity",
+    "製品": "entity",
+    "framework": "entity",
+    "フレームワーク": "entity",
+    "library": "entity",
+    "ライブラリ": "entity",
+    "person": "entity",
+    "researcher": "entity",
+    "人物": "entity",
+    "研究者": "entity",
+    "organization": "entity",
+    "organisation": "entity",
+    "concept": "concept",
+    "概念": "concept",
+}
+"""The kind of page a ``which X`` question is answered by (which paper → a source page)."""
 _CUE_NOUNS = {
     "team": "team",
     "teams": "team",
@@ -176,6 +201,30 @@ _CUE_NOUNS = {
 
 ALIASES = "別名"
 """Not a ``## 関連`` label: the names a page is also known by (its frontmatter ``aliases``)."""
+
+
+GLOSSES = (
+    (("operat", "run", "ran", "deploy"), ("運用", "稼働", "導入")),
+    (("develop", "buil", "creat"), ("開発", "構築", "作成")),
+    (("reduc", "shorten", "decreas", "cut", "lower", "sav"), ("削減", "短縮", "低減", "減")),
+    (("improv", "increas", "rais", "boost", "accelerat", "speed"), ("向上", "増加", "改善", "高速")),
+    (("detect",), ("検知", "検出")),
+    (("diagnos",), ("診断",)),
+    (("propos",), ("提案",)),
+    (("evaluat",), ("評価",)),
+    (("production",), ("本番",)),
+)
+"""The verbs a question about systems asks with, as Japanese prose writes them: an English question
+over Japanese passages finds ``運用`` for ``runs`` and ``短縮`` for ``shorten``. Names and concepts
+translate through the wiki's own aliases (`_expansions`); this covers the words around them."""
+
+
+def gloss(word: str) -> tuple[str, ...]:
+    """Japanese renderings of an English word (by its stem: ``operates``, ``operated`` → 運用 …)."""
+    for stems, renderings in GLOSSES:
+        if any(word.startswith(stem) for stem in stems):
+            return renderings
+    return ()
 
 
 @dataclass(frozen=True)
@@ -208,7 +257,7 @@ RELATIONS = (
         fallback=("関連組織",),
     ),
     Relation(("所属",), re.compile(r"所属|\baffiliat\w*|\bworks?\s+(?:at|for)\b")),
-    Relation(("ソース",), re.compile(r"論文|文献|\bpapers?\b|\bpublications?\b")),
+    Relation(("ソース",), re.compile(r"論文|文献|研究|\bpapers?\b|\bpublications?\b|\bresearch\b")),
     Relation(
         ("関連プロダクト",),
         re.compile(r"プロジェクト|プロダクト|製品|\bprojects?\b|\bproducts?\b"),
@@ -236,6 +285,8 @@ class Keyword:
     name: str | None = None
     word: int = 0
     """Where the word it was taken from starts (手動 and 診断 both come from 手動診断)."""
+    glosses: tuple[str, ...] = ()
+    """How Japanese prose says this English word (``reduce`` → 削減, 短縮 …), from `GLOSSES`."""
 
     @property
     def lone(self) -> bool:
@@ -260,6 +311,8 @@ class Question:
     """What the asked number counts (何 GPU → ``gpu``), when the question says."""
     cues: tuple[str, ...]
     """Words an answer of this shape contains (``which team`` → チーム, team …)."""
+    wants: str | None
+    """The type of page that answers (``which paper`` → ``source``), when the question says."""
     relations: tuple[Relation, ...]
     keywords: tuple[Keyword, ...]
     too_long: bool = False
@@ -284,13 +337,13 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     """Everything the search and the answer step need to know about ``text``."""
     text = " ".join(text.split())
     if len(text) > MAX_QUERY_CHARS:
-        return Question(text, "en", (), (), (), (), (), Shape.OPEN, None, (), (), (), too_long=True)
+        return Question(text, "en", (), (), (), (), (), Shape.OPEN, None, (), None, (), (), too_long=True)
     folded = fold(text)
     spans = tuple(names.name_spans(text))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
     terms, phrases = _terms_and_phrases(text)
-    shape, unit, cues, asking = _shape(folded)
-    relations, relation_spans = _relations(folded, shape)
+    shaped = _shape(folded)
+    relations, relation_spans = _relations(folded, shaped.shape)
     return Question(
         text=text,
         language=_language(folded, spans),
@@ -299,11 +352,12 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
         named=named,
         names=spans,
         expansions=_expansions(folded, spans, pages),
-        shape=shape,
-        unit=unit,
-        cues=cues,
+        shape=shaped.shape,
+        unit=shaped.unit,
+        cues=shaped.cues,
+        wants=shaped.wants,
         relations=relations,
-        keywords=_keywords(folded, spans, [*asking, *relation_spans]),
+        keywords=_keywords(folded, spans, [*shaped.asking, *relation_spans]),
     )
 
 
@@ -327,33 +381,43 @@ def _terms_and_phrases(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...
     return terms[:MAX_TERMS], tuple(phrases[:MAX_PHRASES])
 
 
-def _shape(folded: str) -> tuple[Shape, str | None, tuple[str, ...], list[tuple[int, int]]]:
-    """The question's shape, the unit or answer cues it names, and the spans of its asking words."""
+@dataclass(frozen=True)
+class _Shaped:
+    shape: Shape
+    asking: list[tuple[int, int]]
+    unit: str | None = None
+    cues: tuple[str, ...] = ()
+    wants: str | None = None
+
+
+def _shape(folded: str) -> _Shaped:
+    """The question's shape, what it names of the answer (a unit, cue words, a kind of page), and
+    the spans of its asking words."""
     asking = [match.span() for match in _ASKING.finditer(folded)]
     difference = _DIFFERENCE.search(folded)
     if difference:
-        return Shape.DIFFERENCE, None, (), [*asking, difference.span()]
+        return _Shaped(Shape.DIFFERENCE, [*asking, difference.span()])
     number = _NUMBER.search(folded)
     if number:
         for group in ("unit", "unit_en"):
             if number.group(group):
                 # 何 GPU asks with 何; GPU stays a keyword, and is what the number counts.
                 span = (number.start(), number.start(group))
-                return Shape.NUMBER, singular(number.group(group)), (), [*asking, span]
-        return Shape.NUMBER, None, (), [*asking, number.span()]
+                return _Shaped(Shape.NUMBER, [*asking, span], unit=singular(number.group(group)))
+        return _Shaped(Shape.NUMBER, [*asking, number.span()])
     name = _NAME.search(folded)
     if name and name.group("noun_en") not in STOPWORDS:
         noun = name.group("noun") or name.group("noun_en") or name.group("focus")
         cue = _CUE_NOUNS.get(noun) if noun else None
         if noun and not cue and not name.group("focus"):
-            # "which paper …": the noun stays a keyword (the answer is a paper); only the wh-word asks.
+            # "which paper …": the noun stays a keyword, and says what kind of page answers.
             span = (name.start(), name.start("noun") if name.group("noun") else name.start("noun_en"))
-            return Shape.NAME, None, (), [*asking, span]
-        return Shape.NAME, None, ANSWER_CUES[cue] if cue else (), [*asking, name.span()]
+            return _Shaped(Shape.NAME, [*asking, span], wants=PAGE_NOUNS.get(singular(noun)))
+        return _Shaped(Shape.NAME, [*asking, name.span()], cues=ANSWER_CUES[cue] if cue else ())
     definition = _DEFINITION.search(folded)
     if definition:
-        return Shape.DEFINITION, None, (), [*asking, definition.span()]
-    return Shape.OPEN, None, (), asking
+        return _Shaped(Shape.DEFINITION, [*asking, definition.span()])
+    return _Shaped(Shape.OPEN, asking)
 
 
 def singular(word: str) -> str:
@@ -382,7 +446,11 @@ def _relations(folded: str, shape: Shape) -> tuple[tuple[Relation, ...], list[tu
     if not found:
         return (), []
     japanese = any(_is_cjk(char) for char in folded)
-    found.sort(key=lambda item: item[0], reverse=japanese)
+    # Where matches overlap (共同研究先 and 研究), the one that ends last and is longest wins.
+    order = (
+        (lambda item: (item[0][1], item[0][1] - item[0][0])) if japanese else (lambda item: (-item[0][0], 0))
+    )
+    found.sort(key=order, reverse=True)
     (span, first) = found[0]
     return ((first,), [span]) if first is not None else ((), [])
 
@@ -436,7 +504,10 @@ def _keywords(folded: str, spans: tuple[NameSpan, ...], asking: list[tuple[int, 
             if asked(start, match.end()):
                 continue
             if word not in STOPWORDS or owner(start):
-                found.setdefault(singular(word), Keyword(singular(word), start, owner(start), start))
+                text = singular(word)
+                found.setdefault(
+                    text, Keyword(text, start, owner(start), start, () if owner(start) else gloss(text))
+                )
             continue
         for piece in _SCRIPT_RUN.finditer(word):
             text, offset = piece.group(), start + piece.start()

@@ -17,7 +17,7 @@ from index.analysis import tokenize
 from index.model import Candidate, Hit, Page, SearchResult
 from index.names import NameTable
 from index.pages import shorten
-from index.question import MAX_TERMS, Question, read_question
+from index.question import MAX_TERMS, Question, Shape, read_question
 from index.sentences import (
     Scored,
     Sentence,
@@ -96,7 +96,7 @@ def retrieve(
     as named when the question names no page."""
     about = question.named or ((subject,) if subject in pages else ())
     plan = question.plan(about)
-    keywords = {keyword.text for keyword in question.keywords}
+    keywords = {text for keyword in question.keywords for text in (keyword.text, *keyword.glosses)}
     names = [term for path in about if path not in question.named for term in name_terms(pages[path].title)]
     total, frequencies = store.document_frequencies({*plan.terms, *keywords, *names})
     if not plan.terms and not about:
@@ -108,7 +108,10 @@ def retrieve(
             by_page.setdefault(match.path, []).append(match)
     ranked = [Ranked(path, _page_score(chunks), tuple(chunks)) for path, chunks in by_page.items()]
     ranked.sort(key=lambda page: -page.score)
-    if len(about) == 1:
+    if question.shape is Shape.DIFFERENCE:
+        for path in reversed(about[:2]):  # the things compared answer a difference
+            ranked = _first(path, ranked, store)
+    elif len(about) == 1 and question.wants in (None, pages[about[0]].type):
         ranked = _first(about[0], ranked, store)
     return Retrieval(question, tuple(ranked[:limit]), total, frequencies)
 

@@ -59,7 +59,11 @@ _CONTRAST = re.compile(
 _DEFINES = re.compile(r"とは|である|の総称|を指す|\bis an?\b|\brefers? to\b|\bmeans\b")
 _INTERROGATIVE = re.compile(r"(?:[?？]|(?<!ほ)か。)\s*$")
 """A sentence that asks (a page's ``## 問い``) does not answer."""
-_CAPITALISED = re.compile(r"(?<![\w-])[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*")
+_NAME_BEFORE = re.compile(
+    r"(?:[a-z0-9][a-z0-9.&'-]*\s+)*[a-z0-9][a-z0-9.&'-]*$|[\u30a0-\u30ff\u4e00-\u9fffa-z0-9.&'-]+$"
+)
+"""Latin words (``High-speed Network``), or a run of katakana, kanji and Latin (``資源SRE``)."""
+_CAPITALISED = re.compile(r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*)*")
 
 
 @dataclass(frozen=True)
@@ -130,6 +134,9 @@ def keyword_weights(
     said = " ".join(sentence.folded for sentence in sentences)
     words = {singular(word) for word in _LATIN.findall(said)}
     present = {k.text for k in question.keywords if _occurs_in(k.text, said, words)}
+    glossed = {
+        k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
+    }
     words_present = {k.word for k in question.keywords if k.text in present and not k.lone}
     latin = (
         sum(1 for sentence in sentences if _is_latin(sentence.folded)) / len(sentences) if sentences else 0.5
@@ -145,6 +152,10 @@ def keyword_weights(
             # A word is matched by sentences of its own script: an English word in a question over
             # Japanese passages weighs as much as English is their language.
             weights[keyword.text] = idf * (latin if keyword.text.isascii() else 1 - latin)
+        elif glossed.get(keyword.text):
+            # Said in Japanese (runs → 運用): it weighs what its commonest rendering weighs.
+            frequency = max(max(frequencies.get(g, 0), 1) for g in glossed[keyword.text])
+            weights[keyword.text] = _idf(total, frequency) * (1 - latin)
         elif keyword.text.isascii():
             weights[keyword.text] = idf if _typed_as_name(question.text, keyword) else 0.0
         else:
@@ -222,15 +233,17 @@ class SentenceScorer:
                 covered += weight
                 continue
             spans = _occurrences(keyword.text, sentence.folded, words)
+            for rendering in keyword.glosses:
+                spans.extend(_occurrences(rendering, sentence.folded, words))
             if spans or _occurs(keyword.text, context):
                 covered += weight
                 terms.extend(spans)
-            elif _occurs(keyword.text, sentence.passage):
+            elif any(_occurs(text, sentence.passage) for text in (keyword.text, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
-        fits, values = (False, []) if _INTERROGATIVE.search(sentence.folded) else self._fit(sentence)
+        fits, values = (False, []) if asks(sentence) else self._fit(sentence)
         about = not self.named or any(self.about(sentence, path) for path in self.named)
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
@@ -310,11 +323,19 @@ class SentenceScorer:
                     at = sentence.folded.find(cue, at + len(cue))
             return bool(spans), spans
         named = set(self.named)
+        wants = self.question.wants
+        page = self.pages.get(sentence.path)
+        if wants is not None and page is not None and page.type == wants and sentence.path not in named:
+            return True, []  # which paper …: a sentence of a paper answers with its page
         spans = [
             (span.start, span.end)
             for span in self.names.name_spans(sentence.text)
-            if span.page.path not in named and span.page.path != sentence.path
+            if span.page.path not in named
+            and span.page.path != sentence.path
+            and (wants is None or span.page.type == wants)
         ]
+        if wants is not None:
+            return bool(spans), spans
         if len(fold(sentence.text)) == len(sentence.text):
             own = self._names_of.get(sentence.path) or ()
             spans += [
@@ -342,6 +363,11 @@ class SentenceScorer:
         """Both things compared (or the one named) and a word that contrasts them."""
         about = [path for path in self.named if self.about(sentence, path)]
         return len(about) >= min(2, len(self.named) or 1) and bool(_CONTRAST.search(sentence.folded))
+
+
+def asks(sentence: Sentence) -> bool:
+    """The sentence is a question (a page's ``## 問い``): it answers nothing."""
+    return bool(_INTERROGATIVE.search(sentence.folded))
 
 
 def _folded_names(page: Page) -> tuple[str, ...]:
@@ -384,7 +410,7 @@ def _occurs_in(text: str, folded: str, words: set[str]) -> bool:
 def _named_before(sentence: Sentence, start: int, end: int) -> tuple[int, int]:
     """A cue with the name written before it: ``High-speed Network チーム``, ``AIOps グループ``."""
     head = sentence.folded[:start].rstrip()
-    name = re.search(r"(?:[a-z0-9][\w.&'-]*\s+)*[a-z0-9][\w.&'-]*$|[ァ-ヺー]+$", head)
+    name = _NAME_BEFORE.search(head)
     return (name.start() if name else start, end)
 
 

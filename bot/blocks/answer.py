@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.blocks.buttons import open_page_button
-from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, actions, context, fit_blocks, section
+from bot.blocks.buttons import open_page_button, open_pages_row
+from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, section
 from bot.blocks.rich_text import linked, marked, rich_text, run
 from bot.blocks.search import CARD_BUTTON, echo, hit_blocks
 from bot.mrkdwn import bold, escape, escape_clipped, link
@@ -59,19 +59,23 @@ def answered_blocks(answer: Answer) -> list[dict]:
         lines.append([*marked(sentence.text, sentence.marks), *citation(sentence)])
     blocks = [rich_text(*lines)]
     cited = list(dict.fromkeys(s.path for s in sentences))
-    unlinked = [(s.title, s.path) for s in sentences if s.url is None]
-    if answer.fact is not None and answer.fact.subject.url is None and answer.fact.subject.path:
-        unlinked.insert(0, (answer.fact.subject.name, answer.fact.subject.path))
+    unlinked = unlinked_pages(answer.fact, sentences)
     if unlinked:
-        titles = list(dict.fromkeys(unlinked))
-        blocks.append(
-            actions([open_page_button(title, path, index) for index, (title, path) in enumerate(titles)])
-        )
+        blocks.append(open_pages_row(unlinked, "Open a page"))
     supporting = [hit for hit in answer.pages if hit.path not in cited][:SUPPORTING]
     if supporting:
         blocks.append(context("Also in the wiki"))
         blocks += hit_blocks(supporting)
     return blocks
+
+
+def unlinked_pages(fact: Fact | None, sentences: Sequence[AnswerSentence]) -> list[tuple[str, str]]:
+    """Pages the answer names that have no web link (no ``WIKI_BASE_URL``): their cards are a
+    button away instead. The relation's pages first, then the cited ones."""
+    refs = [*fact.targets, fact.subject] if fact is not None else []
+    found = [(ref.name, ref.path) for ref in refs if ref.path and ref.url is None]
+    found += [(s.title, s.path) for s in sentences if s.url is None]
+    return list(dict.fromkeys(found))
 
 
 def shown_sentences(sentences: Sequence[AnswerSentence]) -> list[AnswerSentence]:
