@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from index.analysis import tokenize
+from index.asking import Shape
 from index.model import Candidate, Hit, Page, SearchResult
 from index.names import NameTable
 from index.pages import shorten
-from index.question import MAX_TERMS, Question, Shape, read_question
+from index.question import MAX_TERMS, Question, read_question
 from index.sentences import (
     Scored,
     Sentence,

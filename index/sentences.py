@@ -24,11 +24,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from index.analysis import fold, is_function_bigram, tokenize
+from index.asking import Shape, singular
 from index.graph import short_names
 from index.model import Page
 from index.names import NameTable
 from index.pages import strip_citations
-from index.question import Keyword, Question, Shape, singular
+from index.question import Keyword, Question
 
 ANSWERS_AT = 0.5
 """Coverage from which a fitting sentence is an answer: it says more of the question than it leaves out."""
