@@ -5,15 +5,17 @@ signature, authorization, the app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
-3. answer each Events API event once, whatever Slack retries (``X-Slack-Retry-Num``, same ``event_id``);
-4. hand the listeners the wiki and the settings (as the ``wiki`` and ``settings`` arguments).
+3. hand the listeners the wiki, the settings and the state store (as the ``wiki``, ``settings``
+   and ``state`` arguments).
+
+Each event is answered once whatever Slack retries; that claim is made after the event is
+acknowledged (`bot.listeners.events.once`).
 
 One error handler logs a failed listener with its context and tells the user politely.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -27,7 +29,7 @@ from bot.blocks.notices import failure_blocks
 from bot.delivery import respond_privately
 from bot.listeners import register_listeners
 from bot.replies import Reply
-from bot.state import StateStore
+from bot.state.store import AsyncStateStore
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -36,11 +38,9 @@ log = logging.getLogger(__name__)
 Next = Callable[[], Awaitable[None]]
 FAILURE = Reply("Sorry, something went wrong while answering.", tuple(failure_blocks()))
 OTHER_TEAM_TEXT = "Sorry, sakuin is not available in this workspace."
-EVENT_TTL_S = 3600.0
-"""How long an answered event id is remembered (Slack retries for about 5 minutes)."""
 
 
-def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncWebClient) -> AsyncApp:
+def create_app(settings: Settings, wiki: Wiki, state: AsyncStateStore, client: AsyncWebClient) -> AsyncApp:
     """The Bolt app for HTTP (`bot.server`) and Socket Mode (`bot.socket_mode`) alike.
 
     Events are acknowledged before the listener runs (``process_before_response=False``): a search
@@ -55,8 +55,7 @@ def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncW
     )
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
-    app.use(_answer_events_once(store))
-    app.use(_provide(settings, wiki))
+    app.use(_provide(settings, wiki, state))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -105,22 +104,11 @@ async def _ignore_bots(context: AsyncBoltContext, body: dict, next: Next) -> Bol
     return None
 
 
-def _answer_events_once(store: StateStore) -> Callable[..., Awaitable[BoltResponse | None]]:
-    async def answer_events_once(body: dict, next: Next) -> BoltResponse | None:
-        event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        if event_id and not await asyncio.to_thread(store.claim_event, event_id, EVENT_TTL_S):
-            log.info("event %s was already answered; ignoring Slack's retry", event_id)
-            return BoltResponse(status=200, body="")
-        await next()
-        return None
-
-    return answer_events_once
-
-
-def _provide(settings: Settings, wiki: Wiki) -> Callable[..., Awaitable[None]]:
+def _provide(settings: Settings, wiki: Wiki, state: AsyncStateStore) -> Callable[..., Awaitable[None]]:
     async def provide(context: AsyncBoltContext, next: Next) -> None:
         context["wiki"] = wiki
         context["settings"] = settings
+        context["state"] = state
         await next()
 
     return provide

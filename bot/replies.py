@@ -8,40 +8,49 @@ Slack's own escaping first (`bot.mrkdwn.unescape`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from datetime import date
 
 from bot.blocks.answer import answer_blocks, answer_text
 from bot.blocks.buttons import SHARE_PAGE_PREFIX, SHARE_TEXT_PREFIX, share_page_value, share_text_value
 from bot.blocks.card import card_blocks, card_text
+from bot.blocks.digest import digest_messages
 from bot.blocks.help import HELP_TEXT, help_blocks
 from bot.blocks.lookup import candidates_blocks, no_match_blocks, unresolved_blocks
-from bot.blocks.notices import digest_elsewhere_blocks, gone_blocks, index_not_ready_blocks, too_long_blocks
+from bot.blocks.notices import (
+    bad_day_blocks,
+    gone_blocks,
+    index_not_ready_blocks,
+    more_messages_blocks,
+    too_long_blocks,
+)
+from bot.blocks.reply import Reply
 from bot.blocks.search import search_blocks, search_text
+from bot.digest.days import day_digest, yesterday
 from bot.mrkdwn import escape_clipped, unescape
 from config.settings import Settings
-from index.model import Answer, Card
+from index.model import Card
 from index.question import MAX_QUERY_CHARS
 from index.wiki import IndexNotReady, Wiki
 
 MAX_NAME_CHARS = 200
+MAX_PREVIEW_MESSAGES = 5
+"""A response_url takes about five posts; a longer digest preview ends with a pointer to the CLI."""
 SEARCH_LIMIT = 5
 LOOKUP_LIMIT = 8
 DIGEST_WORD = "digest"
 HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "ヘルプ", "使い方"})
 
 
-@dataclass(frozen=True)
-class Reply:
-    """A Slack message: the notification ``text`` and the Block Kit ``blocks``."""
-
-    text: str
-    blocks: tuple[dict, ...]
-    answer: Answer | None = None
-    """The domain's answer this reply was composed from (questions only): for follow-ups,
-    feedback and model-written answers."""
-
-    def message(self) -> dict:
-        return {"text": self.text, "blocks": list(self.blocks)}
+def replies_for_text(
+    text: str, wiki: Wiki, settings: Settings, *, private: bool | None = None
+) -> list[Reply]:
+    """Like `reply_for_text`, and ``/wiki digest [YYYY-MM-DD]`` too: the preview of a day's digest
+    is one message per digest message (`digest_preview`); every other answer is one message."""
+    command, _, rest = text.strip().partition(" ")
+    word, _, day_text = rest.strip().partition(" ")
+    if command == settings.wiki_command and word.lower() == DIGEST_WORD:
+        return digest_preview(day_text.strip(), wiki, settings)
+    return [reply_for_text(text, wiki, settings, private=private)]
 
 
 def reply_for_text(text: str, wiki: Wiki, settings: Settings, *, private: bool | None = None) -> Reply:
@@ -75,7 +84,7 @@ def entity_reply(name: str, wiki: Wiki, settings: Settings, *, private: bool = T
         if card is not None:
             return Reply(card_text(card), tuple(card_blocks(card, share=share)))
     if lookup.unresolved is not None:
-        blocks = unresolved_blocks(name, lookup.unresolved, lookup.candidates, share=share)
+        blocks = unresolved_blocks(lookup.unresolved, lookup.candidates, share=share)
         return Reply(escape_clipped(f"{lookup.unresolved.name} has no page yet", 300), tuple(blocks))
     if lookup.ambiguous:
         blocks = candidates_blocks(name, lookup.candidates, share=share)
@@ -90,10 +99,6 @@ def wiki_reply(query: str, wiki: Wiki, settings: Settings, *, private: bool = Tr
     query = " ".join(query.split())
     if query.lower() in HELP_WORDS:
         return help_reply(wiki, settings)
-    if query.lower().split(" ")[0] == DIGEST_WORD:
-        return Reply(
-            "Digest previews are shown in Slack", tuple(digest_elsewhere_blocks(settings.wiki_command))
-        )
     if len(query) > MAX_QUERY_CHARS:
         return too_long_reply(query)
     share = share_text_value(f"{settings.wiki_command} {query}") if private else None
@@ -119,7 +124,7 @@ def question_reply(question: str, wiki: Wiki, settings: Settings, *, subject: st
     return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer)
 
 
-def card_reply(path: str, wiki: Wiki, settings: Settings, *, private: bool = True) -> Reply:
+def card_reply(path: str, wiki: Wiki, *, private: bool = True) -> Reply:
     """The card of one page (a related-page or candidate button, a shared card)."""
     try:
         card: Card | None = wiki.card(path)
@@ -134,8 +139,27 @@ def card_reply(path: str, wiki: Wiki, settings: Settings, *, private: bool = Tru
 def shared_reply(value: str, wiki: Wiki, settings: Settings) -> Reply:
     """Rebuild a private answer for everyone from its "Share to channel" value."""
     if value.startswith(SHARE_PAGE_PREFIX):
-        return card_reply(value.removeprefix(SHARE_PAGE_PREFIX), wiki, settings, private=False)
+        return card_reply(value.removeprefix(SHARE_PAGE_PREFIX), wiki, private=False)
     return reply_for_text(unescape(value.removeprefix(SHARE_TEXT_PREFIX)), wiki, settings, private=False)
+
+
+def digest_preview(day_text: str, wiki: Wiki, settings: Settings) -> list[Reply]:
+    """``/wiki digest [YYYY-MM-DD]``: the day's digest (default: yesterday) as it would be posted,
+    an empty day included, in at most `MAX_PREVIEW_MESSAGES` messages."""
+    try:
+        day = date.fromisoformat(day_text) if day_text else yesterday(settings)
+    except ValueError:
+        blocks = bad_day_blocks(day_text, settings.wiki_command)
+        return [Reply("Expected a date such as 2026-01-31", tuple(blocks))]
+    try:
+        replies = digest_messages(day_digest(settings, wiki, day), post_empty=True)
+    except IndexNotReady:
+        return [not_ready_reply()]
+    if len(replies) <= MAX_PREVIEW_MESSAGES:
+        return replies
+    shown = replies[: MAX_PREVIEW_MESSAGES - 1]
+    left = len(replies) - len(shown)
+    return [*shown, Reply(f"{left} more digest messages", tuple(more_messages_blocks(left)))]
 
 
 def help_reply(wiki: Wiki, settings: Settings) -> Reply:

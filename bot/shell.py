@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.console import Console
 
-from bot.replies import reply_for_text
+from bot.questions import final_reply
+from bot.replies import replies_for_text
 from bot.terminal import render_reply
 from config.settings import Settings
 from index.wiki import Wiki
@@ -34,4 +37,5 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
                 f"{report.removed} removed"
             )
             continue
-        render_reply(reply_for_text(line, wiki, settings), console)
+        for reply in replies_for_text(line, wiki, settings):
+            render_reply(asyncio.run(final_reply(reply, settings)), console)

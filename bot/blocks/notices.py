@@ -49,13 +49,3 @@ def more_messages_blocks(count: int) -> list[dict]:
             "Run `sakuin digest --date YYYY-MM-DD --dry-run` to see them all."
         )
     ]
-
-
-def digest_elsewhere_blocks(wiki_command: str) -> list[dict]:
-    """``/wiki digest`` outside Slack: the digest is several messages, shown by ``sakuin digest``."""
-    return [
-        section(
-            f"`{escape(wiki_command)} digest [YYYY-MM-DD]` previews the digest in Slack. "
-            "In a terminal, run `sakuin digest --date YYYY-MM-DD --dry-run`."
-        )
-    ]

@@ -15,22 +15,21 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from bot.blocks.buttons import HASHED_PREFIX, hashed_page_value
 from bot.delivery import respond_privately
 from bot.replies import Reply, card_reply
-from config.settings import Settings
 from index.wiki import IndexNotReady, Wiki
 
 
 async def handle_open_page(
-    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki, settings: Settings
+    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki
 ) -> None:
     await ack()
     value = action.get("value") or (action.get("selected_option") or {}).get("value") or ""
-    reply = await asyncio.to_thread(card_for_value, value, wiki, settings)
+    reply = await asyncio.to_thread(card_for_value, value, wiki)
     in_place = bool((body.get("container") or {}).get("is_ephemeral"))
     await respond_privately(respond, reply, replace=in_place)
 
 
-def card_for_value(value: str, wiki: Wiki, settings: Settings) -> Reply:
-    return card_reply(page_path(value, wiki), wiki, settings)
+def card_for_value(value: str, wiki: Wiki) -> Reply:
+    return card_reply(page_path(value, wiki), wiki)
 
 
 def page_path(value: str, wiki: Wiki) -> str:
