@@ -152,9 +152,8 @@ def _definitions(about: tuple[str, ...], read: dict[str, _Read]) -> list[Scored]
     return found if len(found) == 2 else []
 
 
-def _order(scored: Scored) -> tuple[float, int, int, int]:
-    sentence = scored.sentence
-    return (-scored.score, sentence.rank, sentence.ordinal, sentence.index)
+def _order(scored: Scored) -> tuple[float, float, bool, int, int, int]:
+    return scored.order
 
 
 # -- relations -------------------------------------------------------------------------------

@@ -211,9 +211,9 @@ class NameTable:
                 start, end = words[first].start(), words[last].end()
                 if any(s.start < end and start < s.end for s in spans):
                     continue
-                hits = sorted(self._hits(normalize_name(folded[start:end]), None), key=lambda hit: hit.rank)
-                if hits:
-                    spans.append(NameSpan(start, end, hits[0].page))
+                pages = [entry[0] for entry in self._entries.get(normalize_name(folded[start:end]), ())]
+                if pages:
+                    spans.append(NameSpan(start, end, min(pages, key=_page_rank)))
                     break
         return sorted(spans, key=lambda span: span.start)
 

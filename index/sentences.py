@@ -44,6 +44,7 @@ DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
 _SPLIT = re.compile(r"(?<=[。！？!?])|(?<=[a-z0-9)]{2}\.)(?=\s+[A-Z])|\n")
 """Sentence ends: 。！？!?, a line break, and a full stop after a word, before a capital (not the
 initial in ``Michael R. Lyu``)."""
+_SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")
 _QUANTITY = re.compile(
@@ -91,10 +92,21 @@ class Scored:
     about: bool
     """It concerns a page the question names (is on it or names it), or the question names none."""
     score: float
+    said: float
+    """The weight of the keywords the sentence itself says, names aside (not its page or passage)."""
     terms: tuple[str, ...]
     """The question's keywords it contains, as written in the sentence."""
     marks: tuple[tuple[int, int], ...]
     """Spans of ``sentence.text`` to emphasise: the keywords, and the quantity or name asked for."""
+
+    @property
+    def order(self) -> tuple[float, float, bool, int, int, int]:
+        """Best first: score; then what it says itself (when its page says the rest for all its
+        sentences alike); a whole sentence before a fragment (a callout's title); then the rank
+        of its page, then page order."""
+        sentence = self.sentence
+        whole = bool(_SENTENCE_END.search(sentence.text))
+        return (-self.score, -self.said, not whole, sentence.rank, sentence.ordinal, sentence.index)
 
     @property
     def answers(self) -> bool:
@@ -151,8 +163,9 @@ def keyword_weights(
             weights[keyword.text] = idf
         elif keyword.text in present:
             # A word is matched by sentences of its own script: an English word in a question over
-            # Japanese passages weighs as much as English is their language.
-            weights[keyword.text] = idf * (latin if keyword.text.isascii() else 1 - latin)
+            # Japanese passages weighs as much as English is their language. Numbers are in both.
+            share = 1.0 if keyword.text.isdigit() else latin if keyword.text.isascii() else 1 - latin
+            weights[keyword.text] = idf * share
         elif glossed.get(keyword.text):
             # Said in Japanese (runs → 運用): it weighs what its commonest rendering weighs.
             frequency = max(max(frequencies.get(g, 0), 1) for g in glossed[keyword.text])
@@ -226,7 +239,7 @@ class SentenceScorer:
     def score(self, sentence: Sentence) -> Scored:
         context = self._context_of(sentence)
         words = {singular(word) for word in _LATIN.findall(sentence.folded)}
-        covered = 0.0
+        covered = said = 0.0
         terms: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
             weight = self.weights.get(keyword.text, 0.0)
@@ -238,6 +251,7 @@ class SentenceScorer:
                 spans.extend(_occurrences(rendering, sentence.folded, words))
             if spans or _occurs(keyword.text, context):
                 covered += weight
+                said += weight if spans else 0.0
                 terms.extend(spans)
             elif any(_occurs(text, sentence.passage) for text in (keyword.text, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
@@ -256,14 +270,14 @@ class SentenceScorer:
             fits,
             about,
             score,
+            said,
             tuple(dict.fromkeys(sentence.folded[start:end] for start, end in _merge(terms))),
             marks,
         )
 
     def best(self, sentences: Iterable[Sentence]) -> list[Scored]:
-        """Best first: score, then the rank of the page, then page order."""
-        scored = [self.score(sentence) for sentence in sentences]
-        return sorted(scored, key=lambda s: (-s.score, s.sentence.rank, s.sentence.ordinal, s.sentence.index))
+        """Best first (`Scored.order`)."""
+        return sorted((self.score(sentence) for sentence in sentences), key=lambda scored: scored.order)
 
     # -- what the sentence is about ----------------------------------------------------------
 
