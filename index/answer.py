@@ -180,13 +180,17 @@ def _relation_answer(
             if pages[path].type not in RELATED_TYPES:
                 continue
             others = [other for other in about if other != path]
-            for labels in (relation.labels, relation.fallback):
-                found = _related(path, labels, pages, graph) if labels else None
+            for labels, inverse in (
+                (relation.labels, relation.linked_back),
+                (relation.fallback, relation.fallback),
+            ):
+                found = _related(path, labels, inverse, pages, graph) if labels else None
                 if found is None:
                     continue
                 label, targets, inverse = found
                 # The other pages the question names narrow it (ByteDance の異常検知に関する研究は?).
                 targets = [t for t in targets if all(_linked(t, other, graph) for other in others)]
+                targets = [t for t in targets if _of_kind(pages[t], relation.kind)]
                 if not targets:
                     continue
                 supported = _supported(question, path, targets, read, store, scorer)
@@ -215,21 +219,26 @@ def _aliases(
     return Fact(page_ref(page, url_for), ALIASES, tuple(PageRef(alias) for alias in page.aliases)), support
 
 
+def _of_kind(page: Page, kind: str | None) -> bool:
+    """A page of the kind a relation answers with; a page that does not say its kind may be one."""
+    return kind is None or page.entity_type is None or page.entity_type.casefold() == kind
+
+
 def _linked(one: str, other: str, graph: Graph) -> bool:
     return other in graph.outlinks.get(one, ()) or one in graph.outlinks.get(other, ())
 
 
 def _related(
-    path: str, labels: tuple[str, ...], pages: Mapping[str, Page], graph: Graph
+    path: str, labels: tuple[str, ...], inverse: tuple[str, ...], pages: Mapping[str, Page], graph: Graph
 ) -> tuple[str, list[str], bool] | None:
-    """The pages ``path``'s line of one of ``labels`` links to, else the pages whose line of it
-    links to ``path``."""
+    """The pages ``path``'s line of one of ``labels`` links to, else the pages whose line of one of
+    ``inverse`` links to ``path``."""
     for label in labels:
         targets = _links_under(pages[path], label, graph)
         targets = [target for target in targets if target != path and target in pages]
         if targets:
             return label, targets, False
-    for label in labels:
+    for label in inverse:
         sources = [
             other
             for other in graph.backlinks.get(path, ())

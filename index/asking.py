@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 STOPWORDS = frozenset(
     [
@@ -191,6 +192,9 @@ GLOSSES = (
     (("propos",), ("提案",)),
     (("evaluat",), ("評価",)),
     (("production",), ("本番",)),
+    (("author",), ("著者",)),
+    (("correspond",), ("責任著者",)),
+    (("paper",), ("論文",)),
 )
 """The verbs a question about systems asks with, as Japanese prose writes them: an English question
 over Japanese passages finds ``運用`` for ``runs`` and ``短縮`` for ``shorten``. Names and concepts
@@ -212,12 +216,22 @@ class Relation:
     ``noun`` alone asks for it (X の開発元は?, developer of X); ``verb`` only in a question that
     asks for a name (who developed X?, X はどこが開発した?). ``fallback`` labels answer when the
     page has none of ``labels`` (a product's 関連組織 is, in this wiki, where it comes from).
+    ``inverse``: the labels under which the pages that answer link back to the page asked about,
+    when it has no line of its own (a person's projects list the person under 関連人物).
     """
 
     labels: tuple[str, ...]
     noun: re.Pattern[str]
     verb: re.Pattern[str] | None = None
     fallback: tuple[str, ...] = ()
+    inverse: tuple[str, ...] = ()
+    kind: str | None = None
+    """The ``entity_type`` of the pages that answer, when the relation implies one (a project is a
+    product, not the organisation that also lists the person)."""
+
+    @property
+    def linked_back(self) -> tuple[str, ...]:
+        return self.inverse or self.labels
 
 
 RELATIONS = (
@@ -239,8 +253,15 @@ RELATIONS = (
     Relation(
         ("関連プロダクト",),
         re.compile(r"プロジェクト|プロダクト|製品|\bprojects?\b|\bproducts?\b"),
+        inverse=("関連プロダクト", "関連人物", "開発元"),
+        kind="product",
     ),
-    Relation(("関連人物",), re.compile(r"関連人物|人物|\bpeople\b|\bresearchers\b")),
+    Relation(
+        ("関連人物",),
+        re.compile(r"関連人物|人物|\bpeople\b|\bresearchers\b"),
+        inverse=("関連人物", "関連プロダクト"),
+        kind="person",
+    ),
     Relation(
         (ALIASES,),
         re.compile(
@@ -292,6 +313,7 @@ def shape_of(folded: str) -> Shaped:
     return Shaped(Shape.OPEN, asking)
 
 
+@lru_cache(maxsize=8192)
 def singular(word: str) -> str:
     """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay."""
     if not word.isascii() or len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "is")):

@@ -22,6 +22,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from index.analysis import fold, is_function_bigram, tokenize
 from index.asking import Shape, singular
@@ -145,7 +146,7 @@ def keyword_weights(
     """
     sentences = list(sentences)
     said = " ".join(sentence.folded for sentence in sentences)
-    words = {singular(word) for word in _LATIN.findall(said)}
+    words = _words(said)
     present = {k.text for k in question.keywords if _occurs_in(k.text, said, words)}
     glossed = {
         k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
@@ -229,7 +230,8 @@ class SentenceScorer:
         self.subject = subject
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
         self._names_of = {path: _folded_names(pages[path]) for path in self.named if path in pages}
-        self._context: dict[tuple[str, str], str] = {}
+        self._context: dict[tuple[str, str], _Text] = {}
+        self._passages: dict[tuple[str, int], _Text] = {}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -238,7 +240,7 @@ class SentenceScorer:
 
     def score(self, sentence: Sentence) -> Scored:
         context = self._context_of(sentence)
-        words = {singular(word) for word in _LATIN.findall(sentence.folded)}
+        words = _words(sentence.folded)
         covered = said = 0.0
         terms: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
@@ -249,11 +251,11 @@ class SentenceScorer:
             spans = _occurrences(keyword.text, sentence.folded, words)
             for rendering in keyword.glosses:
                 spans.extend(_occurrences(rendering, sentence.folded, words))
-            if spans or _occurs(keyword.text, context):
+            if spans or context.has(keyword.text):
                 covered += weight
                 said += weight if spans else 0.0
                 terms.extend(spans)
-            elif any(_occurs(text, sentence.passage) for text in (keyword.text, *keyword.glosses)):
+            elif any(self._passage_of(sentence).has(text) for text in (keyword.text, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
@@ -289,13 +291,19 @@ class SentenceScorer:
             self._names_of[path] = _folded_names(self.pages[path]) if path in self.pages else ()
         return any(_mentions(name, sentence.folded) for name in self._names_of[path])
 
-    def _context_of(self, sentence: Sentence) -> str:
+    def _context_of(self, sentence: Sentence) -> _Text:
         key = (sentence.path, sentence.section)
         if key not in self._context:
             page = self.pages.get(sentence.path)
             names = " ".join(_folded_names(page)) if page else ""
-            self._context[key] = f"{names} {fold(sentence.section)}"
+            self._context[key] = _Text.of(f"{names} {fold(sentence.section)}")
         return self._context[key]
+
+    def _passage_of(self, sentence: Sentence) -> _Text:
+        key = (sentence.path, sentence.ordinal)
+        if key not in self._passages:
+            self._passages[key] = _Text.of(sentence.passage)
+        return self._passages[key]
 
     # -- what the question's shape asks for ------------------------------------------------
 
@@ -342,21 +350,23 @@ class SentenceScorer:
         page = self.pages.get(sentence.path)
         if wants is not None and page is not None and page.type == wants and sentence.path not in named:
             return True, []  # which paper …: a sentence of a paper answers with its page
-        spans = [
-            (span.start, span.end)
-            for span in self.names.name_spans(sentence.text)
-            if span.page.path not in named
-            and span.page.path != sentence.path
-            and (wants is None or span.page.type == wants)
-        ]
-        if wants is not None:
-            return bool(spans), spans
-        if len(fold(sentence.text)) == len(sentence.text):
+        spans: list[tuple[int, int]] = []
+        if wants is None and len(sentence.folded) == len(sentence.text):
+            # A name written in capitals (cheap to see) is a name; the name table is asked only
+            # for sentences without one (names in kana or kanji), or for a kind of page.
             own = self._names_of.get(sentence.path) or ()
-            spans += [
+            spans = [
                 match.span()
                 for match in _CAPITALISED.finditer(sentence.text)
                 if fold(match.group()) not in own and not self._names_a_subject(match.group())
+            ]
+        if not spans:
+            spans = [
+                (span.start, span.end)
+                for span in self.names.name_spans(sentence.text)
+                if span.page.path not in named
+                and span.page.path != sentence.path
+                and (wants is None or span.page.type == wants)
             ]
         return bool(spans), spans
 
@@ -395,7 +405,12 @@ def _mentions(name: str, folded: str) -> bool:
     """``name`` stands in the text; a Latin name only as whole words (``ai`` is not in ``aiops``)."""
     if not name.isascii():
         return name in folded
-    return re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded) is not None
+    return name in folded and _whole_word(name).search(folded) is not None
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])")
 
 
 def _occurrences(text: str, folded: str, words: set[str]) -> list[tuple[int, int]]:
@@ -412,10 +427,23 @@ def _occurrences(text: str, folded: str, words: set[str]) -> list[tuple[int, int
     return spans
 
 
-def _occurs(text: str, context: str) -> bool:
-    return _occurs_in(
-        text, context, {singular(word) for word in _LATIN.findall(context)} if text.isascii() else set()
-    )
+@dataclass(frozen=True)
+class _Text:
+    """Folded text with its Latin words (singular), for asking whether it says a keyword."""
+
+    folded: str
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, folded: str) -> _Text:
+        return cls(folded, _words(folded))
+
+    def has(self, text: str) -> bool:
+        return _occurs_in(text, self.folded, self.words)
+
+
+def _words(folded: str) -> frozenset[str]:
+    return frozenset(singular(word) for word in _LATIN.findall(folded))
 
 
 def _occurs_in(text: str, folded: str, words: set[str]) -> bool:
