@@ -192,7 +192,7 @@ GLOSSES = (
     (("propos",), ("提案",)),
     (("evaluat",), ("評価",)),
     (("production",), ("本番",)),
-    (("author",), ("著者",)),
+    (("author", "wrote", "writ"), ("著者",)),
     (("correspond",), ("責任著者",)),
     (("paper",), ("論文",)),
 )

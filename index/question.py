@@ -104,7 +104,7 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     if len(text) > MAX_QUERY_CHARS:
         return Question(text, "en", (), (), (), (), (), Shape.OPEN, None, (), None, (), (), too_long=True)
     folded = fold(text)
-    spans = tuple(names.name_spans(text))
+    spans = tuple(_papers_named(folded, names.name_spans(text), names))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
     terms, phrases = _terms_and_phrases(text)
     shaped = shape_of(folded)
@@ -124,6 +124,25 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
         relations=relations,
         keywords=_keywords(folded, spans, [*shaped.asking, *relation_spans]),
     )
+
+
+def _papers_named(folded: str, spans: list[NameSpan], names: NameTable) -> list[NameSpan]:
+    """``Minder の論文``, ``the Minder paper``: a name a product and its paper share means the paper
+    when the question says so."""
+    found = []
+    for span in spans:
+        after = folded[span.end : span.end + 8]
+        if span.page.type != SOURCE and _PAPER_AFTER.match(after):
+            sources = [hit.page for hit in names.resolve(folded[span.start : span.end]).candidates]
+            paper = next((page for page in sources if page.type == SOURCE), None)
+            if paper is not None:
+                span = NameSpan(span.start, span.end, paper)
+        found.append(span)
+    return found
+
+
+_PAPER_AFTER = re.compile(r"\s*(?:の\s*)?(?:論文|paper)")
+SOURCE = "source"
 
 
 def _terms_and_phrases(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:

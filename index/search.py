@@ -126,11 +126,14 @@ def scorer_for(
 ) -> SentenceScorer:
     """A scorer for the question of ``retrieval``, weighing its keywords against ``sentences``."""
     weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, sentences)
+    unit = retrieval.question.unit
+    if unit is not None and not any(unit in sentence.folded for sentence in sentences):
+        unit = None  # how many interruptions: the passages count 中断 in Japanese; any number may answer
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
     )
     return SentenceScorer(
-        retrieval.question, weights, pages, names, subject=subject, subject_weight=subject_weight
+        retrieval.question, weights, pages, names, subject=subject, subject_weight=subject_weight, unit=unit
     )
 
 

@@ -222,12 +222,15 @@ class SentenceScorer:
         *,
         subject: str | None = None,
         subject_weight: float = 0.0,
+        unit: str | None = None,
     ) -> None:
         self.question = question
         self.weights = weights
         self.pages = pages
         self.names = names
         self.subject = subject
+        self.unit = unit
+        """What the asked number must count (何 GPU), when the passages say it."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
         self._names_of = {path: _folded_names(pages[path]) for path in self.named if path in pages}
         self._context: dict[tuple[str, str], _Text] = {}
@@ -320,7 +323,7 @@ class SentenceScorer:
         return True, []
 
     def _quantity(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
-        unit = self.question.unit
+        unit = self.unit
         found: list[tuple[int, int]] = []
         for match in _QUANTITY.finditer(sentence.folded):
             digits = match.group().strip()

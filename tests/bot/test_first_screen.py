@@ -29,6 +29,8 @@ QUESTIONS = [
     ("XPUTimer のトレーシングのオーバーヘッドはどれくらい?", ["1% 未満"]),
     ("ByteRobust の ETTR は?", ["97%"]),
     ("What share of Llama 3's unexpected interruptions were caused by hardware?", ["78%"]),
+    ("How many unexpected interruptions did Llama 3 have?", ["419"]),
+    ("How fast does Minder react to failures?", ["3.6 秒"]),
     # a name, a team, a relation
     ("Which team runs Minder in production?", ["high-speed network"]),
     ("Minder を開発したのはどこ?", ["bytedance"]),
@@ -43,6 +45,9 @@ QUESTIONS = [
     ("Which papers did Haibin Lin co-author?", ["megascale"]),
     ("Shenglin Zhang が責任著者の論文は?", ["from chaos to clarity"]),
     ("CCL のハングを診断できるシステムは?", ["ccl-d"]),
+    ("Who wrote the Minder paper?", ["yangtao deng"]),
+    ("Which university did Shenglin Zhang work at?", ["nankai university"]),
+    ("Where is ByteDance headquartered?", ["北京"]),
     # a definition, a difference
     ("異常検知とは?", ["正常時の振る舞いと異なるパターン"]),
     ("What is root cause analysis?", ["根本的な原因"]),
@@ -50,6 +55,7 @@ QUESTIONS = [
     ("What does Volcano Engine do?", ["クラウド"]),
     ("XPUTimer の別名は?", ["flare"]),
     ("Minder と ByteRobust の違いは?", ["再開"]),
+    ("Minder と Mycroft の違いは?", ["どのマシン"]),
 ]
 
 
