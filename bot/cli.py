@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
-from index.model import Digest, IndexReport, Lookup, SearchResult
+from index.model import Digest, IndexReport, Lookup, SearchResult, VaultSurvey
 from index.wiki import Wiki
 
 err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
@@ -143,6 +143,8 @@ def print_report(report: IndexReport, console: Console) -> None:
         f"index {verb}: {report.pages} pages in {report.seconds:.2f} s; files: {report.added} added, "
         f"{report.changed} changed, {report.removed} removed, {len(report.skipped)} skipped"
     )
+    if report.survey is not None:
+        print_survey(report.survey, console)
     if report.skipped or report.warnings:
         table = Table("file", "problem", title="files with problems", title_justify="left")
         for item in report.skipped:
@@ -150,6 +152,18 @@ def print_report(report: IndexReport, console: Console) -> None:
         for item in report.warnings:
             table.add_row(item.path, f"indexed: {item.reason}")
         console.print(table)
+
+
+def print_survey(survey: VaultSurvey, console: Console) -> None:
+    """Per top folder: notes indexed, notes left out and why; then the warning, if any."""
+    table = Table("folder", "indexed", "left out", "why", title="notes per folder", title_justify="left")
+    for folder in survey.folders:
+        left_out = sum(count for _, count in folder.left_out)
+        why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
+    console.print(table)
+    if survey.warning:
+        console.print(f"warning: {survey.warning}")
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ from index.analysis import fold
 from index.asking import ALIASES, Shape
 from index.graph import Graph, page_ref
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
-from index.pages import strip_citations
+from index.prose import strip_citations
 from index.question import Keyword, Question, read_question
 from index.search import Ranked, page_hit, retrieve, scorer_for, sentences_of
 from index.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer, asks

@@ -6,22 +6,27 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from index.format import (
+    COMPANION_TYPES,
+    CONCEPT,
+    ENTITY,
+    NOT_KNOWLEDGE_TYPES,
+    SOURCE,
+    SOURCE_LABEL,
+    source_short_title,
+)
 from index.links import LinkResolver
 from index.model import Card, Page, PageRef, RelationGroup
 from index.names import NamedPage, NameTable
-from index.pages import SOURCE_NAME, link_label
+from index.prose import link_label
 
-KNOWLEDGE_TYPES = frozenset(
-    {"source", "entity", "concept", "question", "thesis", "survey", "note", "comparison"}
-)
-COMPANION_TYPES = frozenset({"ask", "brief"})
-SOURCE_LABEL = "ソース"
 MAX_SHORT_TITLE = 40
 _PAPER_ALIAS = re.compile(r"^\s*(.+?)\s*(?:論文|paper)\s*$", re.IGNORECASE)
 
 
 def is_knowledge(page: Page) -> bool:
-    return page.type not in COMPANION_TYPES and page.type not in {"meta", "overview", "fold"}
+    """Knowledge pages are searched, linked to and named; companions and meta pages are not."""
+    return page.type not in COMPANION_TYPES and page.type not in NOT_KNOWLEDGE_TYPES
 
 
 @dataclass
@@ -44,9 +49,8 @@ def build_graph(pages: dict[str, Page]) -> Graph:
         names.add(named, page.stem, "stem")
         for alias in page.aliases:
             names.add(named, alias, "alias")
-        if page.type == "source":
-            for short in short_names(page):
-                names.add(named, short, "display")
+        for short in short_names(page):
+            names.add(named, short, "short")
     backlinks: dict[str, set[str]] = {}
     outlinks: dict[str, tuple[str, ...]] = {}
     resolved: dict[str, str | None] = {}  # the same names are linked from many pages
@@ -75,16 +79,17 @@ def short_names(page: Page) -> list[str]:
     ``:`` in its title (``SLX``, ``MegaScale``), and an alias that names its paper (``LogSage 論文``,
     ``LogSage paper`` → ``LogSage``)."""
     found: list[str] = []
-    source = SOURCE_NAME.match(page.stem)
-    if source:
-        found.append(source.group(3).split(" - ")[0])
-    head, colon, _ = page.title.partition(":")
-    if colon and 0 < len(head.strip()) <= MAX_SHORT_TITLE:
-        found.append(head.strip())
-    for alias in page.aliases:
-        paper = _PAPER_ALIAS.match(alias)
-        if paper:
-            found.append(paper.group(1))
+    short = source_short_title(page.stem)
+    if short:
+        found.append(short)
+    if page.type == SOURCE:
+        head, colon, _ = page.title.partition(":")
+        if colon and 0 < len(head.strip()) <= MAX_SHORT_TITLE:
+            found.append(head.strip())
+        for alias in page.aliases:
+            paper = _PAPER_ALIAS.match(alias)
+            if paper:
+                found.append(paper.group(1))
     return list(dict.fromkeys(found))
 
 
@@ -122,7 +127,7 @@ def build_card(
     ]
     backlinks = sorted(
         (page_ref(pages[path], url_for) for path in graph.backlinks.get(page.path, ())),
-        key=lambda ref: (ref.type != "entity", ref.type != "concept", ref.name.casefold()),
+        key=lambda ref: (ref.type != ENTITY, ref.type != CONCEPT, ref.name.casefold()),
     )
     return Card(
         path=page.path,

@@ -17,7 +17,7 @@ from index.analysis import tokenize
 from index.asking import Shape
 from index.model import Candidate, Hit, Page, SearchResult
 from index.names import NameTable
-from index.pages import shorten
+from index.prose import shorten
 from index.question import MAX_TERMS, Question, read_question
 from index.sentences import (
     Scored,

@@ -29,7 +29,7 @@ from index.asking import Shape, singular
 from index.graph import short_names
 from index.model import Page
 from index.names import NameTable
-from index.pages import strip_citations
+from index.prose import strip_citations
 from index.question import Keyword, Question
 
 ANSWERS_AT = 0.5
