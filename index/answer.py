@@ -15,11 +15,13 @@ passages that matched. Then:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from index.analysis import fold
-from index.asking import ALIASES, Shape
+from index.asking import ALIASES, Relation, Shape
+from index.format import RELATIONS_HEADING
 from index.graph import Graph, page_ref
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
 from index.prose import strip_citations
@@ -175,7 +177,7 @@ def _relation_answer(
 ) -> tuple[Fact | None, Scored | None]:
     """The first page the question names that has the relation asked for, and the sentence that
     best says it (a sentence about the page and about one of the related pages)."""
-    for relation in question.relations:
+    for relation in (*_labels_written(question, about, pages), *question.relations):
         for path in about:
             if relation.labels == (ALIASES,):
                 if pages[path].aliases:
@@ -197,7 +199,7 @@ def _relation_answer(
                 targets = [t for t in targets if _of_kind(pages[t], relation.kind)]
                 if not targets:
                     continue
-                supported = _supported(question, path, targets, read, store, scorer)
+                supported = _supported(question, (label, *labels), path, targets, read, store, scorer)
                 if supported is None:
                     continue
                 kept, support = supported
@@ -209,6 +211,25 @@ def _relation_answer(
                 )
                 return fact, support
     return None, None
+
+
+def _labels_written(question: Question, about: tuple[str, ...], pages: Mapping[str, Page]) -> list[Relation]:
+    """Relations the question asks for by the wiki's own label (ByteDance の関連組織は?), longest
+    label first (関連組織 before 関連)."""
+    if question.shape not in (Shape.NAME, Shape.OPEN):
+        return []
+    labels = {
+        relation.label
+        for path in about
+        if pages[path].type in RELATED_TYPES
+        for relation in pages[path].relations
+        if len(relation.label) >= 2
+        and relation.label != RELATIONS_HEADING
+        and fold(relation.label) in question.folded
+    }
+    return [
+        Relation((label,), re.compile(re.escape(label))) for label in sorted(labels, key=len, reverse=True)
+    ]
 
 
 def _aliases(
@@ -267,6 +288,7 @@ def _links_under(page: Page, label: str, graph: Graph) -> list[str]:
 
 def _supported(
     question: Question,
+    labels: tuple[str, ...],
     subject: str,
     targets: list[str],
     read: dict[str, _Read],
@@ -275,13 +297,20 @@ def _supported(
 ) -> tuple[list[str], Scored | None] | None:
     """The targets a sentence supports, and the best such sentence.
 
-    When the question says more than the relation (責任著者 in P が責任著者の論文は?), only the
+    When the question says more than the relation (責任著者 in P が責任著者の論文は?; the words of
+    the relation's own label, 関連 of 関連プロダクト, are the relation), only the
     targets with a sentence about both pages that covers at least half of those words are kept;
     none kept means the relation does not answer. Otherwise every target stands, and the sentence
     is shown when there is one.
     """
+    said_by_label = " ".join(labels)
     qualifiers = [
-        k for k in question.keywords if k.name is None and not k.lone and scorer.weights.get(k.text, 0.0) > 0
+        k
+        for k in question.keywords
+        if k.name is None
+        and not k.lone
+        and k.text not in said_by_label
+        and scorer.weights.get(k.text, 0.0) > 0
     ]
     weight = sum(scorer.weights[k.text] for k in qualifiers)
     candidates = list(_sentences_about(subject, targets[:MAX_TARGETS], read, store, scorer))

@@ -252,7 +252,7 @@ RELATIONS = (
     Relation(("ソース",), re.compile(r"論文|文献|研究|\bpapers?\b|\bpublications?\b|\bresearch\b")),
     Relation(
         ("関連プロダクト",),
-        re.compile(r"プロジェクト|プロダクト|製品|\bprojects?\b|\bproducts?\b"),
+        re.compile(r"(?:関連)?(?:プロジェクト|プロダクト|製品)|\bprojects?\b|\bproducts?\b"),
         inverse=("関連プロダクト", "関連人物", "開発元"),
         kind="product",
     ),

@@ -38,6 +38,15 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
             False,
         ),
         ("XPUTimer の別名は?", "別名", ["Flare", "XPUTIMER"], False),
+        ("ByteDance の関連組織は?", "関連組織", ["ByteDance Seed", "Volcano Engine"], False),
+        (
+            "ByteDance の関連プロダクトは?",
+            "関連プロダクト",
+            ["MegaScale", "Minder", "ByteRobust", "Mycroft", "LogPilot"],
+            False,
+        ),
+        # Dingwen Tao's page has no line of projects; CCL-D lists him (Ant Group does too, but is no product)
+        ("Dingwen Tao が関わったプロジェクトは?", "関連人物", ["CCL-D"], True),
     ],
 )
 def test_relations_answer_from_the_graph(
