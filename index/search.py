@@ -19,16 +19,9 @@ from index.model import Candidate, Hit, Page, SearchResult
 from index.names import NameTable
 from index.prose import shorten
 from index.question import MAX_TERMS, Question, read_question
-from index.sentences import (
-    Scored,
-    Sentence,
-    SentenceScorer,
-    keyword_weights,
-    name_terms,
-    name_weight,
-    split_sentences,
-)
+from index.sentences import Scored, Sentence, SentenceScorer, split_sentences
 from index.store import ChunkMatch, QueryPlan, SearchStore
+from index.weights import keyword_weights, name_terms, name_weight
 
 COMMON_SHARE = 0.03
 """A term in more than this share of passages is left to phrases: it costs the most (whoosh walks
@@ -125,7 +118,8 @@ def scorer_for(
     subject: str | None = None,
 ) -> SentenceScorer:
     """A scorer for the question of ``retrieval``, weighing its keywords against ``sentences``."""
-    weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, sentences)
+    said = [sentence.folded for sentence in sentences]
+    weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said)
     unit = retrieval.question.unit
     if unit is not None and not any(unit in sentence.folded for sentence in sentences):
         unit = None  # how many interruptions: the passages count 中断 in Japanese; any number may answer

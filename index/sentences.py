@@ -2,7 +2,7 @@
 
 A sentence is read where it stands: on its page, under its section, in its passage. Its
 **coverage** is the share of the question's keywords it contains, each weighted by how rare it is
-in the wiki (IDF). The page's own names and the section heading count as said (a sentence on
+in the wiki (IDF, `index.weights`). The page's own names and the section heading count as said (a sentence on
 Minder's page under 性能 is about Minder's performance without repeating either); a word said
 elsewhere in its passage counts half; a keyword that is part of a page's name counts when the
 sentence names that page in any of its names (so ``root cause analysis`` is found in 根本原因分析).
@@ -18,19 +18,19 @@ the reply says it found no answer.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from index.analysis import fold, is_function_bigram, tokenize
+from index.analysis import fold
 from index.asking import Shape, singular
 from index.graph import short_names
 from index.model import Page
 from index.names import NameTable
 from index.prose import strip_citations
-from index.question import Keyword, Question
+from index.question import Question
+from index.weights import SaidText, words_of
 
 ANSWERS_AT = 0.5
 """Coverage from which a fitting sentence is an answer: it says more of the question than it leaves out."""
@@ -128,88 +128,6 @@ def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: i
     return found
 
 
-def keyword_weights(
-    question: Question, total: int, frequencies: Mapping[str, int], sentences: Iterable[Sentence]
-) -> dict[str, float]:
-    """IDF of each keyword in the wiki's passages, for the retrieved ``sentences``.
-
-    A keyword is matched by sentences of its own script, so it weighs its IDF times the share of
-    the retrieved sentences written in that script (an English word over Japanese passages weighs
-    little; over English ones, fully). A keyword none of the retrieved sentences contains cannot
-    tell them apart. It weighs nothing
-    when that is a gap of language (a Latin word in a question over Japanese prose: ``used``,
-    ``production``) or of wording (手動 of 手動診断 where the wiki says 人手での診断: another part
-    of the same word is there). It keeps its weight when it is a name typed as one (capitals,
-    digits) or a whole Japanese word the passages lack (消費電力): the question then asks for
-    something they do not say, and no sentence should pass for its answer. A lone kanji (短 of
-    短くなった) says less than any two-character unit and weighs half the lightest of them.
-    """
-    sentences = list(sentences)
-    said = " ".join(sentence.folded for sentence in sentences)
-    words = _words(said)
-    present = {k.text for k in question.keywords if _occurs_in(k.text, said, words)}
-    glossed = {
-        k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
-    }
-    words_present = {k.word for k in question.keywords if k.text in present and not k.lone}
-    latin = (
-        sum(1 for sentence in sentences if _is_latin(sentence.folded)) / len(sentences) if sentences else 0.5
-    )
-    weights: dict[str, float] = {}
-    for keyword in question.keywords:
-        if keyword.lone:
-            continue
-        idf = _idf(total, max(frequencies.get(keyword.text, 0), 1))
-        if keyword.name is not None:
-            weights[keyword.text] = idf
-        elif keyword.text in present:
-            # A word is matched by sentences of its own script: an English word in a question over
-            # Japanese passages weighs as much as English is their language. Numbers are in both.
-            share = 1.0 if keyword.text.isdigit() else latin if keyword.text.isascii() else 1 - latin
-            weights[keyword.text] = idf * share
-        elif glossed.get(keyword.text):
-            # Said in Japanese (runs → 運用): it weighs what its commonest rendering weighs.
-            frequency = max(max(frequencies.get(g, 0), 1) for g in glossed[keyword.text])
-            weights[keyword.text] = _idf(total, frequency) * (1 - latin)
-        elif keyword.text.isascii():
-            weights[keyword.text] = idf if _typed_as_name(question.text, keyword) else 0.0
-        else:
-            weights[keyword.text] = 0.0 if keyword.word in words_present else idf
-    lightest = min((w for w in weights.values() if w > 0), default=1.0)
-    for keyword in question.keywords:
-        if keyword.lone:
-            weights[keyword.text] = lightest / 2
-    return weights
-
-
-def _is_latin(folded: str) -> bool:
-    """Mostly Latin letters (an English sentence), as against Japanese with English names in it."""
-    letters = [char for char in folded if char.isalpha()]
-    return bool(letters) and sum(char.isascii() for char in letters) * 2 > len(letters)
-
-
-def name_weight(name: str, total: int, frequencies: Mapping[str, int]) -> float:
-    """What a page's name weighs as keywords: the IDF of its words."""
-    return sum(_idf(total, max(frequencies.get(term, 0), 1)) for term in name_terms(name))
-
-
-def name_terms(name: str) -> list[str]:
-    return [token.text for token in tokenize(name) if not is_function_bigram(token.text)]
-
-
-def _idf(total: int, frequency: int) -> float:
-    return math.log(1 + (total - frequency + 0.5) / (frequency + 0.5))
-
-
-def _typed_as_name(text: str, keyword: Keyword) -> bool:
-    if keyword.name is not None:
-        return True
-    if len(fold(text)) != len(text):
-        return False
-    written = text[keyword.start : keyword.start + len(keyword.text)]
-    return any(char.isupper() or char.isdigit() for char in written[1:]) or written[:1].isdigit()
-
-
 class SentenceScorer:
     """Scores sentences against one question (see the module docstring)."""
 
@@ -233,8 +151,8 @@ class SentenceScorer:
         """What the asked number must count (何 GPU), when the passages say it."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
         self._names_of = {path: _folded_names(pages[path]) for path in self.named if path in pages}
-        self._context: dict[tuple[str, str], _Text] = {}
-        self._passages: dict[tuple[str, int], _Text] = {}
+        self._context: dict[tuple[str, str], SaidText] = {}
+        self._passages: dict[tuple[str, int], SaidText] = {}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -243,7 +161,7 @@ class SentenceScorer:
 
     def score(self, sentence: Sentence) -> Scored:
         context = self._context_of(sentence)
-        words = _words(sentence.folded)
+        words = words_of(sentence.folded)
         covered = said = 0.0
         terms: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
@@ -294,18 +212,18 @@ class SentenceScorer:
             self._names_of[path] = _folded_names(self.pages[path]) if path in self.pages else ()
         return any(_mentions(name, sentence.folded) for name in self._names_of[path])
 
-    def _context_of(self, sentence: Sentence) -> _Text:
+    def _context_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.section)
         if key not in self._context:
             page = self.pages.get(sentence.path)
             names = " ".join(_folded_names(page)) if page else ""
-            self._context[key] = _Text.of(f"{names} {fold(sentence.section)}")
+            self._context[key] = SaidText.of(f"{names} {fold(sentence.section)}")
         return self._context[key]
 
-    def _passage_of(self, sentence: Sentence) -> _Text:
+    def _passage_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.ordinal)
         if key not in self._passages:
-            self._passages[key] = _Text.of(sentence.passage)
+            self._passages[key] = SaidText.of(sentence.passage)
         return self._passages[key]
 
     # -- what the question's shape asks for ------------------------------------------------
@@ -428,29 +346,6 @@ def _occurrences(text: str, folded: str, words: set[str]) -> list[tuple[int, int
         spans.append((at, at + len(text)))
         at = folded.find(text, at + 1)
     return spans
-
-
-@dataclass(frozen=True)
-class _Text:
-    """Folded text with its Latin words (singular), for asking whether it says a keyword."""
-
-    folded: str
-    words: frozenset[str]
-
-    @classmethod
-    def of(cls, folded: str) -> _Text:
-        return cls(folded, _words(folded))
-
-    def has(self, text: str) -> bool:
-        return _occurs_in(text, self.folded, self.words)
-
-
-def _words(folded: str) -> frozenset[str]:
-    return frozenset(singular(word) for word in _LATIN.findall(folded))
-
-
-def _occurs_in(text: str, folded: str, words: set[str]) -> bool:
-    return text in words if text.isascii() else text in folded
 
 
 def _named_before(sentence: Sentence, start: int, end: int) -> tuple[int, int]:

@@ -319,7 +319,9 @@ async def test_a_refused_post_is_not_retried_in_the_run(
     assert run is not None and not run.done
 
 
-async def test_a_lost_state_file_does_not_post_twice(tmp_path: Path, slack: FakeSlack, vault: Path) -> None:
+async def test_a_lost_state_file_does_not_post_twice(
+    tmp_path: Path, slack: FakeSlack, vault: Path
+) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
     with state_file(settings) as state:
