@@ -4,7 +4,8 @@ One answer goes through the same steps wherever it was asked:
 
 1. the thread's subject is looked up (the page the thread's previous answer was about), so a
    question that names no page is asked about it;
-2. the reply is composed by `bot.replies` (`compose`, synchronous, run in a thread);
+2. the reply is composed by `bot.replies` (`compose`, synchronous, run in a thread), the
+   domain's `Answer` telling the subject, the pages shown and the confidence;
 3. it is remembered: the thread is followed with its new subject, and a question the wiki could
    not answer confidently is noted for `sakuin feedback`;
 4. it is posted (`bot.questions`: with a model configured, then rewritten in place), every version
@@ -19,24 +20,17 @@ from functools import partial
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.blocks.answer import SUPPORTING
 from bot.blocks.elements import section
 from bot.blocks.feedback import STOPPED_TEXT, feedback_block, stop_row, with_controls
 from bot.blocks.reply import Reply
 from bot.questions import post_answer
-from bot.replies import (
-    HELP_WORDS,
-    MAX_QUERY_CHARS,
-    SEARCH_LIMIT,
-    main_subject,
-    not_ready_reply,
-    question_reply,
-    reply_for_text,
-)
+from bot.replies import question_reply, reply_for_text
 from bot.state.store import AsyncStateStore
 from bot.state.threads import FollowedThread
 from config.settings import Settings
-from index.model import SearchResult
-from index.wiki import IndexNotReady, Wiki
+from index.model import Answer
+from index.wiki import Wiki
 
 SECONDS_PER_HOUR = 3600
 
@@ -137,35 +131,22 @@ def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) 
 
 
 def compose(text: str, wiki: Wiki, settings: Settings, *, subject: str | None = None) -> Composed:
-    """The reply to ``text`` as mentions get it; a question is asked about ``subject`` if it names no page."""
-    question = " ".join(text.split())
-    command = question.partition(" ")[0]
-    if (
-        command in (settings.entity_command, settings.wiki_command)
-        or question.lower() in HELP_WORDS
-        or len(question) > MAX_QUERY_CHARS
-    ):
+    """The reply to ``text`` as mentions get it; a question that names no page is asked about
+    ``subject``."""
+    command = text.strip().partition(" ")[0]
+    if command in (settings.entity_command, settings.wiki_command):
         return Composed(reply_for_text(text, wiki, settings, private=False))
-    try:
-        return answer_question(question, wiki, settings, subject)
-    except IndexNotReady:
-        return Composed(not_ready_reply())
+    reply = question_reply(text, wiki, settings, subject=subject)
+    return Composed(reply, answered_from(" ".join(text.split()), reply.answer))
 
 
-def answer_question(question: str, wiki: Wiki, settings: Settings, subject: str | None) -> Composed:
-    """The one seam to the answer composer: its reply, and what the conversation keeps of it."""
-    result = wiki.search(question, limit=SEARCH_LIMIT)
-    asked = question
-    subject_page = wiki.page(subject) if subject is not None and not result.entities else None
-    if subject_page is not None and len(carried := f"{subject_page.title} {question}") <= MAX_QUERY_CHARS:
-        asked = carried
-        result = wiki.search(asked, limit=SEARCH_LIMIT)
-    reply = question_reply(asked, wiki, settings)
-    return Composed(reply, answered_from(question, result))
-
-
-def answered_from(question: str, result: SearchResult) -> Answered:
-    """Subject, pages shown and confidence of the answer `question_reply` builds from ``result``."""
-    subject = main_subject(result)
-    pages = tuple(dict.fromkeys([*([subject] if subject else []), *(hit.path for hit in result.hits)]))
-    return Answered(question, subject, pages, confident=bool(pages))
+def answered_from(question: str, answer: Answer | None) -> Answered | None:
+    """What the conversation keeps of the answer (None for help, a notice, a question too long):
+    its subject, the pages it shows (the sentences' pages, the supporting ones, the subject's) and
+    whether it answers confidently."""
+    if answer is None or answer.too_long:
+        return None
+    cited = [sentence.path for sentence in answer.sentences] if answer.confident else []
+    closest = [hit.path for hit in answer.pages[:SUPPORTING]]
+    pages = dict.fromkeys([*cited, *closest, *([answer.subject] if answer.subject else [])])
+    return Answered(question, answer.subject, tuple(pages), answer.confident)

@@ -83,25 +83,25 @@ async def rewrite_in_place(
     the message is left as ``posted`` (or put back to it, if a draft had replaced it).
     """
     passages = passages_of(posted)
-    if not passages or not model_configured(settings) or posted.result is None:
+    if not passages or not model_configured(settings) or posted.answer is None:
         return
     message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "", decorate)
-    written = await write_answer(settings, posted.result.query, passages, on_draft=message.draft)
+    written = await write_answer(settings, posted.answer.question, passages, on_draft=message.draft)
     await message.finish(written)
 
 
 async def final_reply(reply: Reply, settings: Settings) -> Reply:
     """What the message ends as (``sakuin ask``): the model's answer, or ``reply`` when there is none."""
     passages = passages_of(reply)
-    if not passages or not model_configured(settings) or reply.result is None:
+    if not passages or not model_configured(settings) or reply.answer is None:
         return reply
-    written = await write_answer(settings, reply.result.query, passages)
+    written = await write_answer(settings, reply.answer.question, passages)
     return reply if written is None else written_reply(written)
 
 
 def passages_of(reply: Reply) -> tuple[NumberedPassage, ...]:
     """The passages a model may write the reply's answer from: none for cards, help or notices."""
-    return passages_from(reply.result) if reply.result is not None else ()
+    return passages_from(reply.answer) if reply.answer is not None else ()
 
 
 def written_reply(written: WrittenAnswer) -> Reply:

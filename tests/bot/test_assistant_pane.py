@@ -9,7 +9,7 @@ import pytest
 
 from bot.assistant import STATUS
 from bot.blocks.feedback import FOLLOW_BLOCK_ID
-from bot.blocks.visible import first_screen, visible_text
+from bot.blocks.visible import first_screen
 from tests.bot.conftest import RunningBot, running_bot
 from tests.bot.fake_slack import (
     DM_CHANNEL_ID,
@@ -61,7 +61,7 @@ async def test_a_message_gets_a_status_then_the_answer_a_mention_gets(pane):
         assistant_message_event("それを本番で運用しているチームは?", THREAD, "1700000502.000100")
     )
     (follow_up,) = await posted(pane)
-    assert "high-speed network チーム" in visible_text(follow_up.args["blocks"]).casefold()
+    assert "high-speed network チーム" in first_screen(follow_up.args["blocks"])
     assert pane.slack.calls_to("assistant.threads.setTitle") == []  # the thread keeps its first title
 
 
