@@ -369,6 +369,13 @@ def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+VOTES_HEADING = "votes (newest first):"
+NO_VOTES = "no votes"
+UNANSWERED_HEADING = "questions the wiki could not answer (newest first):"
+NO_UNANSWERED = "no unanswered questions"
+VOTE_MARKS = {"up": "👍", "down": "👎"}
+
+
 def run_feedback(settings: Settings, args: argparse.Namespace) -> int:
     from bot.state.store import open_state_store
 
@@ -397,17 +404,17 @@ def feedback_json(
 
 
 def print_feedback(votes: Sequence[Vote], unanswered: Sequence[UnansweredQuestion], zone: tzinfo) -> None:
-    out.print("votes (newest first):")
+    out.print(VOTES_HEADING)
     for vote in votes:
-        mark = "👍" if vote.vote == "up" else "👎"
-        out.print(f"  {_minute(vote.at, zone)}  {mark}  {vote.question}  [{', '.join(vote.pages) or '-'}]")
+        pages = ", ".join(vote.pages) or "-"
+        out.print(f"  {_minute(vote.at, zone)}  {VOTE_MARKS[vote.vote]}  {vote.question}  [{pages}]")
     if not votes:
-        out.print("  no votes")
-    out.print("questions the wiki could not answer (newest first):")
+        out.print(f"  {NO_VOTES}")
+    out.print(UNANSWERED_HEADING)
     for item in unanswered:
         out.print(f"  {_minute(item.at, zone)}  {item.question}")
     if not unanswered:
-        out.print("  no unanswered questions")
+        out.print(f"  {NO_UNANSWERED}")
 
 
 def _iso(at: float, zone: tzinfo) -> str:
