@@ -2,9 +2,9 @@
 
 One reading serves retrieval (`index.search`) and the answer step (`index.answer`):
 
-- **terms and phrases** for the full-text store. Whatever was typed is text, never syntax.
-  Function bigrams (hiragana only: した, のは) and English stop words are dropped unless nothing
-  else is left.
+- **terms** for the full-text store. Whatever was typed is text, never syntax. The words that ask
+  (何, how), English stop words, and bigrams of particles or of a word and its particle (のは,
+  アは of ファームウェアは) are dropped unless nothing else is left.
 - **the pages it names**: titles, aliases and sources' short names, also typed with other case,
   width, spacing or a legal suffix, as `/entity` reads names (`index.names`).
 - **the wiki's aliases as a bilingual dictionary**: a page named in one script adds the terms of
@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from index.analysis import fold, is_function_bigram, tokenize
+from index.analysis import Token, fold, is_function_bigram, tokenize
 from index.asking import STOPWORDS, Relation, Shape, gloss, relations_asked, shape_of, singular
 from index.model import Page
 from index.names import NameSpan, NameTable
@@ -31,7 +31,6 @@ from index.store import QueryPlan
 MAX_QUERY_CHARS = 1000
 """The longest question answered. The edge refuses longer text politely; the domain never cuts."""
 MAX_TERMS = 48
-MAX_PHRASES = 6
 MAX_LINKED = 5
 DICTIONARY_TYPES = frozenset({"entity", "concept"})
 """Pages whose names translate: a source's aliases are citations (``Cui+, arXiv2025``), not names."""
@@ -65,7 +64,6 @@ class Question:
     language: str
     """``ja`` when anything but the names is written in Japanese, else ``en``."""
     terms: tuple[str, ...]
-    phrases: tuple[tuple[str, ...], ...]
     named: tuple[str, ...]
     """Pages named in the question, in the order they occur."""
     names: tuple[NameSpan, ...]
@@ -87,12 +85,11 @@ class Question:
         return fold(self.text)
 
     def plan(self, extra_linked: tuple[str, ...] = ()) -> QueryPlan:
-        """The store query: terms (expansions at their weight), phrases, pages named."""
+        """The store query: terms (expansions at their weight) and the pages named."""
         weights = {term: weight for term, weight in self.expansions if term not in self.terms}
         linked = tuple(dict.fromkeys((*self.named, *extra_linked)))[:MAX_LINKED]
         return QueryPlan(
             terms=(*self.terms, *weights)[:MAX_TERMS],
-            phrases=self.phrases,
             linked_paths=linked,
             term_weights=weights,
         )
@@ -102,18 +99,17 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     """Everything the search and the answer step need to know about ``text``."""
     text = " ".join(text.split())
     if len(text) > MAX_QUERY_CHARS:
-        return Question(text, "en", (), (), (), (), (), Shape.OPEN, None, (), None, (), (), too_long=True)
+        return Question(text, "en", (), (), (), (), Shape.OPEN, None, (), None, (), (), too_long=True)
     folded = fold(text)
     spans = tuple(_papers_named(folded, names.name_spans(text), names))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
-    terms, phrases = _terms_and_phrases(text)
     shaped = shape_of(folded)
+    terms = _terms(text, shaped.asking)
     relations, relation_spans = relations_asked(folded, shaped.shape)
     return Question(
         text=text,
         language=_language(folded, spans),
         terms=terms,
-        phrases=phrases,
         named=named,
         names=spans,
         expansions=_expansions(folded, spans, pages),
@@ -145,24 +141,43 @@ _PAPER_AFTER = re.compile(r"\s*(?:の\s*)?(?:論文|paper)")
 SOURCE = "source"
 
 
-def _terms_and_phrases(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+def _terms(text: str, asking: list[tuple[int, int]]) -> tuple[str, ...]:
+    """The terms that say what the question is about: not the words that ask (何 of 何 GPU: no
+    passage says them), English stop words, or bigrams of particles (`_is_content`).
+
+    No phrases: consecutive bigrams already say that characters stand together (動診 is only
+    where 手動 and 診断 touch), a phrase of the question's English is its grammar more than the
+    wiki's words (``paper proposes …``), and whoosh checks a phrase's positions in every passage
+    holding all of its terms, which for the commonest costs more than the rest of the search."""
+    folded = fold(text)
     tokens = list(tokenize(text))
-    content = [t for t in tokens if not (is_function_bigram(t.text) if t.cjk else t.text in STOPWORDS)]
-    chosen = content or tokens
-    terms = tuple(dict.fromkeys(token.text for token in chosen))
-    phrases: list[tuple[str, ...]] = []
-    run: list[str] = []
-    last_position = -2
-    for token in chosen:
-        if token.position != last_position + 1:
-            if len(run) > 1:
-                phrases.append(tuple(run))
-            run = []
-        run.append(token.text)
-        last_position = token.position
-    if len(run) > 1:
-        phrases.append(tuple(run))
-    return terms[:MAX_TERMS], tuple(phrases[:MAX_PHRASES])
+    content = [
+        t
+        for t in tokens
+        if (_is_content(t, folded) if t.cjk else t.text not in STOPWORDS)
+        and not any(start < t.end and t.start < end for start, end in asking)
+    ]
+    return tuple(dict.fromkeys(token.text for token in content or tokens))[:MAX_TERMS]
+
+
+def _is_content(token: Token, folded: str) -> bool:
+    """A CJK bigram that says what the question is about. Hiragana are particles and endings:
+    a bigram of them (した, のは) says nothing, and neither does one that glues a word to its
+    particle (ンに of オーケストレーションによって, アは of ファームウェアは): the particle is the
+    question's (は) where the statement has its own (が), so the bigram is not in the answer and,
+    being rare, would outweigh the words. A lone kanji between hiragana (短 of 短くなった, 動 of
+    動いた) has no bigram but its glued one, which stays."""
+    text = token.text
+    hiragana = [bool(_HIRAGANA.fullmatch(char)) for char in text]
+    if all(hiragana):
+        return False
+    if not any(hiragana):
+        return True
+    if hiragana[1]:  # word + particle (短く): kept when the word is that one character
+        before = folded[token.start - 1] if token.start > 0 else ""
+        return not _is_word_char(before)
+    after = folded[token.end] if token.end < len(folded) else ""  # particle + word (の図)
+    return not _is_word_char(after) and not _HIRAGANA.fullmatch(after or "a")
 
 
 def _language(folded: str, spans: tuple[NameSpan, ...]) -> str:
@@ -234,6 +249,11 @@ _SCRIPT_RUN = re.compile(r"[\u30a0-\u30ff]+|[\u3005\u3007\u3400-\u4dbf\u4e00-\u9
 """Inside a CJK run, words are runs of one script: katakana, or kanji. Hiragana are particles and
 endings, and a bigram across a script change (番ク of 本番クラスタ) spans two words."""
 _HIRAGANA = re.compile(r"[\u3040-\u309f]+")
+
+
+def _is_word_char(char: str) -> bool:
+    """Kanji or katakana: part of a word, not a particle."""
+    return bool(char) and _is_cjk(char) and not _HIRAGANA.fullmatch(char)
 
 
 def _is_cjk(char: str) -> bool:

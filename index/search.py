@@ -1,11 +1,12 @@
 """Questions → ranked pages, each with the sentence of it that best answers the question.
 
-The question is read once (`index.question`); its terms and phrases go to the store with the pages
-it names, which rank higher together with the pages linking to them. Terms found in most passages
-are left out (they cost the most and tell the least); when every word of the question is that
-common, its exact phrase is searched instead. A question that names exactly one page is about that
-page: it is the first hit. Each hit shows the sentence of its matching passages that answers most
-of the question (`index.sentences`), not merely its best-scoring passage.
+The question is read once (`index.question`); its terms go to the store with the pages it names,
+which rank higher together with the pages linking to them. The rarest terms find passages, as many
+as a postings budget allows (whoosh's cost is the postings it walks); the commoner ones then rank
+what was found. When every word of the question is common, its exact phrase is searched instead.
+A question that names exactly one page is about that page: it is the first hit. Each hit shows the
+sentence of its matching passages that answers most of the question (`index.sentences`), not
+merely its best-scoring passage.
 """
 
 from __future__ import annotations
@@ -24,11 +25,16 @@ from index.store import ChunkMatch, QueryPlan, SearchStore
 from index.weights import keyword_weights, name_terms, name_weight
 
 COMMON_SHARE = 0.03
-"""A term in more than this share of passages is left to phrases: it costs the most (whoosh walks
-its whole posting list) and tells the least (measured in docs/benchmarks.md)."""
+"""A term in more than this share of passages tells little alone: when every word of a question is
+that common, only their order can find the passage (`common_phrase`)."""
 KEEP_RAREST = 2
 MIN_COMMON_CHUNKS = 200
-"""Below this many passages a term is never too common to search for: small wikis lose no recall."""
+"""Below this many passages every term is searched: small wikis lose nothing."""
+POSTINGS_BUDGET = 4000
+"""How many postings the terms that find passages may have together, rarest first. whoosh scores
+about one posting every 10 µs on the benchmark machine (docs/benchmarks.md): this keeps finding
+under ~40 ms whatever the wiki's size and the question's length. The terms left out rank the
+passages found (`index.store.QueryPlan.ranking_terms`), so they still count."""
 SNIPPET_CHARS = 220
 CHUNKS_PER_HIT = 8
 """Passages retrieved per hit asked for: enough for every page shown to bring its matching passages."""
@@ -176,13 +182,23 @@ def page_hit(page: Page, ranked: Ranked, best: list[Scored], url_for: Callable[[
 
 
 def without_common_terms(plan: QueryPlan, total: int, frequencies: Mapping[str, int]) -> QueryPlan:
-    """Drop single terms found in most passages, keeping the rarest few whatever their spread."""
-    if not total:
+    """The rarest terms find passages, as many as `POSTINGS_BUDGET` allows (the rarest
+    `KEEP_RAREST` whatever their spread); the others only rank the passages these found."""
+    if total <= MIN_COMMON_CHUNKS:
         return plan
     by_rarity = sorted(plan.terms, key=lambda term: frequencies.get(term, 0))
-    kept = set(by_rarity[:KEEP_RAREST])
-    kept.update(term for term in plan.terms if frequencies.get(term, 0) <= _common_limit(total))
-    return replace(plan, terms=tuple(term for term in plan.terms if term in kept))
+    kept: set[str] = set()
+    walked = 0
+    for term in by_rarity:
+        walked += frequencies.get(term, 0)
+        if len(kept) >= KEEP_RAREST and walked > POSTINGS_BUDGET:
+            break
+        kept.add(term)
+    return replace(
+        plan,
+        terms=tuple(term for term in plan.terms if term in kept),
+        ranking_terms=tuple(term for term in plan.terms if term not in kept),
+    )
 
 
 def common_phrase(question: Question, total: int, frequencies: Mapping[str, int]) -> tuple[str, ...] | None:

@@ -8,23 +8,31 @@ values; no whoosh object leaves this module, so the engine can be replaced behin
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from whoosh import scoring
 from whoosh.analysis import Token as WhooshToken
 from whoosh.analysis import Tokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
-from whoosh.query import And, Or, Phrase, Query, Term
+from whoosh.query import And, DisjunctionMax, Or, Phrase, Query, Term
+from whoosh.scoring import bm25
+from whoosh.searching import Searcher
 
-from index.analysis import tokenize
+from index.analysis import fold, latin_words, tokenize
 
 INDEX_NAME = "sakuin"
 LINKED_TO_ALL_BOOST = 12.0
 NAMED_PAGE_BOOST = 2.0
+BM25_B = 0.75
+BM25_K1 = 1.2
+RESCORED = 4
+"""Passages found per passage returned when a plan has ranking terms: the candidates they rescore."""
 
 
 class CJKTokenizer(Tokenizer):
@@ -100,12 +108,18 @@ class Chunk:
 class QueryPlan:
     """What to look for: single terms (at a weight other than 1 when ``term_weights`` says so),
     phrases (runs of terms), and the pages the question names (``linked_paths``): their own
-    passages and the pages linking to them rank higher."""
+    passages and the pages linking to them rank higher.
+
+    ``ranking_terms`` are terms too common to find passages by (the engine would walk most of the
+    index for each): like the phrases, they only add to the score of passages the other clauses
+    found, so that among those the passage with more of the question ranks first.
+    """
 
     terms: tuple[str, ...]
     phrases: tuple[tuple[str, ...], ...] = ()
     linked_paths: tuple[str, ...] = ()
     term_weights: Mapping[str, float] = field(default_factory=dict)
+    ranking_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,15 +176,17 @@ class SearchStore:
         writer.commit()
 
     def search(self, plan: QueryPlan, limit: int) -> list[ChunkMatch]:
-        query = _build_query(plan)
-        if query is None:
+        """The ``limit`` best passages: found by the plan's terms, phrases and named pages; when it
+        has ranking terms, `RESCORED` times as many are found and rescored with those too."""
+        finding = _finding_query(plan)
+        if finding is None:
             return []
         searcher = self._searcher()
-        results = searcher.search(query, limit=limit)
-        return [
-            ChunkMatch(hit["path"], hit["ordinal"], hit["heading"], hit["text"], float(hit.score))
-            for hit in results
-        ]
+        found = searcher.search(finding, limit=limit * RESCORED if plan.ranking_terms else limit)
+        scored = [(float(hit.score), hit.docnum, hit.fields()) for hit in found]
+        if plan.ranking_terms:
+            scored = _rescored(searcher, plan, scored)
+        return [_match(fields, score) for score, _, fields in scored[:limit]]
 
     def page_chunks(self, path: str) -> list[ChunkMatch]:
         """Every passage of one page, in page order (score 0: nothing was asked)."""
@@ -191,7 +207,7 @@ class SearchStore:
             raise RuntimeError("store is not open")
         searcher = getattr(self._local, "searcher", None)
         if searcher is None:
-            searcher = self._index.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
+            searcher = self._index.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
         elif not searcher.up_to_date():
             searcher = searcher.refresh()
         self._local.searcher = searcher
@@ -219,16 +235,13 @@ class StoreBatch:
         )
 
 
-def _build_query(plan: QueryPlan) -> Query | None:
-    parts: list[Query] = []
-    for term in plan.terms:
-        weight = plan.term_weights.get(term, 1.0)
-        parts.append(Term("body", term, boost=weight))
-        parts.append(Term("title", term, boost=weight))
-        parts.append(Term("names", term, boost=weight))
-    for run in plan.phrases:
-        if len(run) > 1:
-            parts.append(Phrase("body", list(run), boost=float(len(run))))
+def _match(fields: Mapping[str, Any], score: float) -> ChunkMatch:
+    return ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], score)
+
+
+def _finding_query(plan: QueryPlan) -> Query | None:
+    parts: list[Query] = [_term(term, plan.term_weights.get(term, 1.0)) for term in plan.terms]
+    parts.extend(Phrase("body", list(run)) for run in plan.phrases if len(run) > 1)
     parts.extend(Term("links", path, boost=1.0) for path in plan.linked_paths)
     if len(plan.linked_paths) > 1:
         # A page linked to every page the question names (an organisation *and* a concept) is
@@ -236,3 +249,33 @@ def _build_query(plan: QueryPlan) -> Query | None:
         parts.append(And([Term("links", path) for path in plan.linked_paths], boost=LINKED_TO_ALL_BOOST))
     parts.extend(Term("path", path, boost=NAMED_PAGE_BOOST) for path in plan.linked_paths)
     return Or(parts) if parts else None
+
+
+def _term(term: str, weight: float) -> Query:
+    """A term scored once, in its best field: a word in a page's title and in its text is one
+    match of the question's word, not two (as BM25F saturates a term across fields)."""
+    return DisjunctionMax([Term(field, term, boost=weight) for field in ("body", "title", "names")])
+
+
+def _rescored(
+    searcher: Searcher, plan: QueryPlan, scored: list[tuple[float, int, dict[str, Any]]]
+) -> list[tuple[float, int, dict[str, Any]]]:
+    """The found passages with the ranking terms' BM25 added, best first.
+
+    The same formula, statistics and field lengths whoosh scores the body with, on the passages'
+    stored text: walking those terms' postings to reach a few passages costs more than reading
+    the passages (they are the commonest terms)."""
+    average = searcher.avg_field_length("body") or 1
+    idf = {term: searcher.idf("body", term) for term in plan.ranking_terms}
+    rescored = []
+    for score, docnum, fields in scored:
+        said = fold(f"{fields['heading']}\n{fields['text']}")
+        words = Counter(latin_words(said))
+        length = searcher.doc_field_length(docnum, "body", 1)
+        for term in plan.ranking_terms:
+            count = words[term] if term.isascii() else said.count(term)
+            if count:
+                weight = plan.term_weights.get(term, 1.0)
+                score += weight * bm25(idf[term], count, length, average, BM25_B, BM25_K1)
+        rescored.append((score, docnum, fields))
+    return sorted(rescored, key=lambda item: -item[0])

@@ -30,11 +30,12 @@ def keyword_weights(
     little; over English ones, fully); numbers are in both. A keyword none of the retrieved
     sentences contains cannot tell them apart. It weighs nothing when that is a gap of language (a
     Latin word in a question over Japanese prose: ``used``, ``production``) or of wording (手動 of
-    手動診断 where the wiki says 人手での診断: another part of the same word is there). It keeps its
-    weight when it is a name typed as one (capitals, digits) or a whole Japanese word the passages
-    lack (消費電力): the question then asks for something they do not say, and no sentence should
-    pass for its answer. A lone kanji (短 of 短くなった) says less than any two-character unit and
-    weighs half the lightest of them.
+    手動診断 where the wiki never writes 手動診断 but says 人手での診断: another part of the same
+    word is there). It keeps its weight when it is a name typed as one (capitals, digits), a whole
+    Japanese word the passages lack (消費電力), or a part of a word the wiki does write as the
+    question does (筆頭 of 筆頭著者 when the passages say only 著者): the question then asks for
+    something they do not say, and no sentence should pass for its answer. A lone kanji (短 of
+    短くなった) says less than any two-character unit and weighs half the lightest of them.
     """
     sentences = list(sentences)
     said = " ".join(sentences)
@@ -44,6 +45,9 @@ def keyword_weights(
         k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
     }
     words_present = {k.word for k in question.keywords if k.text in present and not k.lone}
+    # A word the wiki writes as the question does (all its bigrams occur: 筆頭著者) is a word it
+    # uses; a word it never writes so (手動診断, where it says 人手での診断) is a gap of wording.
+    unwritten = {k.word for k in question.keywords if not k.lone and not frequencies.get(k.text, 0)}
     latin = sum(1 for sentence in sentences if _is_latin(sentence)) / len(sentences) if sentences else 0.5
     weights: dict[str, float] = {}
     for keyword in question.keywords:
@@ -64,7 +68,8 @@ def keyword_weights(
         elif keyword.text.isascii():
             weights[keyword.text] = idf if _typed_as_name(question.text, keyword) else 0.0
         else:
-            weights[keyword.text] = 0.0 if keyword.word in words_present else idf
+            gap = keyword.word in words_present and keyword.word in unwritten
+            weights[keyword.text] = 0.0 if gap else idf
     lightest = min((w for w in weights.values() if w > 0), default=1.0)
     for keyword in question.keywords:
         if keyword.lone:
