@@ -69,7 +69,7 @@ def answer_question(
         return Answer(question.text, (), False, None, (), (), too_long=True)
     follow = subject if subject in pages and not question.named else None
     about = question.named or ((follow,) if follow else ())
-    retrieval = retrieve(store, pages, question, ANSWER_PAGES, subject=follow)
+    retrieval = retrieve(store, pages, question, ANSWER_PAGES, graph.names, subject=follow)
     chunks = _chunks_read(store, retrieval.pages, about)
     sentences = {
         path: sentences_of(page_chunks, rank) for rank, (path, (_, page_chunks)) in enumerate(chunks.items())
@@ -351,8 +351,12 @@ def _sentences_about(
 
 
 def _covers(scored: Scored, qualifiers: list[Keyword], scorer: SentenceScorer) -> float:
+    """The weight of the qualifiers the sentence says, in the question's words or as Japanese
+    prose renders them (write → 著者)."""
     folded = scored.sentence.folded
-    return sum(scorer.weights[k.text] for k in qualifiers if k.text in folded)
+    return sum(
+        scorer.weights[k.text] for k in qualifiers if any(text in folded for text in (k.text, *k.glosses))
+    )
 
 
 # -- values for the edges ------------------------------------------------------------------

@@ -228,6 +228,8 @@ class Relation:
     kind: str | None = None
     """The ``entity_type`` of the pages that answer, when the relation implies one (a project is a
     product, not the organisation that also lists the person)."""
+    answered_by: str | None = "entity"
+    """The type of page that answers (研究は? is answered by papers, 開発元は? by an organisation)."""
 
     @property
     def linked_back(self) -> tuple[str, ...]:
@@ -249,7 +251,11 @@ RELATIONS = (
         fallback=("関連組織",),
     ),
     Relation(("所属",), re.compile(r"所属|\baffiliat\w*|\bworks?\s+(?:at|for)\b")),
-    Relation(("ソース",), re.compile(r"論文|文献|研究|\bpapers?\b|\bpublications?\b|\bresearch\b")),
+    Relation(
+        ("ソース",),
+        re.compile(r"論文|文献|研究|\bpapers?\b|\bpublications?\b|\bresearch\b"),
+        answered_by="source",
+    ),
     Relation(
         ("関連プロダクト",),
         re.compile(r"(?:関連)?(?:プロジェクト|プロダクト|製品)|\bprojects?\b|\bproducts?\b"),
@@ -268,6 +274,7 @@ RELATIONS = (
             r"別名|別称|旧名|略称|通称|\baliases?\b|\bother names?\b|\balso (?:known as|called)\b|\baka\b"
             r"|\bformerly\b|\brenamed\b"
         ),
+        answered_by=None,
     ),
 )
 _NO_GRAPH = re.compile(r"著者|\bauthors?\b|\bwr[io]te\b|\bwritten\b")

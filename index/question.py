@@ -81,17 +81,36 @@ class Question:
     too_long: bool = False
 
     @property
+    def answered_by(self) -> str | None:
+        """The type of page that answers: the one the question names (which paper → a source),
+        else the one its relation implies (…に関する研究は? → sources)."""
+        if self.wants is not None:
+            return self.wants
+        return self.relations[0].answered_by if self.relations else None
+
+    @property
     def folded(self) -> str:
         return fold(self.text)
 
     def plan(self, extra_linked: tuple[str, ...] = ()) -> QueryPlan:
-        """The store query: terms (expansions at their weight) and the pages named."""
+        """The store query: terms (expansions at their weight), the pages named, and how Japanese
+        prose says the question's English verbs (reduce → 削減, 短縮 …), which only rank what the
+        terms find: each is one of several renderings, and none is what the question typed."""
         weights = {term: weight for term, weight in self.expansions if term not in self.terms}
         linked = tuple(dict.fromkeys((*self.named, *extra_linked)))[:MAX_LINKED]
+        renderings = tuple(
+            dict.fromkeys(
+                gloss
+                for keyword in self.keywords
+                for gloss in keyword.glosses
+                if len(gloss) == 2 and gloss not in self.terms and gloss not in weights
+            )
+        )
         return QueryPlan(
             terms=(*self.terms, *weights)[:MAX_TERMS],
             linked_paths=linked,
             term_weights=weights,
+            ranking_terms=renderings,
         )
 
 
@@ -104,7 +123,7 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     spans = tuple(_papers_named(folded, names.name_spans(text), names))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
     shaped = shape_of(folded)
-    terms = _terms(text, shaped.asking)
+    terms = _terms(text, shaped.asking, spans)
     relations, relation_spans = relations_asked(folded, shaped.shape)
     return Question(
         text=text,
@@ -141,9 +160,10 @@ _PAPER_AFTER = re.compile(r"\s*(?:の\s*)?(?:論文|paper)")
 SOURCE = "source"
 
 
-def _terms(text: str, asking: list[tuple[int, int]]) -> tuple[str, ...]:
+def _terms(text: str, asking: list[tuple[int, int]], spans: tuple[NameSpan, ...]) -> tuple[str, ...]:
     """The terms that say what the question is about: not the words that ask (何 of 何 GPU: no
-    passage says them), English stop words, or bigrams of particles (`_is_content`).
+    passage says them), English stop words, or bigrams of particles (`_is_content`), except in a
+    name, which is said as written (the kana of 石井さくら are not particles).
 
     No phrases: consecutive bigrams already say that characters stand together (動診 is only
     where 手動 and 診断 touch), a phrase of the question's English is its grammar more than the
@@ -154,7 +174,10 @@ def _terms(text: str, asking: list[tuple[int, int]]) -> tuple[str, ...]:
     content = [
         t
         for t in tokens
-        if (_is_content(t, folded) if t.cjk else t.text not in STOPWORDS)
+        if (
+            any(span.start <= t.start and t.end <= span.end for span in spans)
+            or (_is_content(t, folded) if t.cjk else t.text not in STOPWORDS)
+        )
         and not any(start < t.end and t.start < end for start, end in asking)
     ]
     return tuple(dict.fromkeys(token.text for token in content or tokens))[:MAX_TERMS]

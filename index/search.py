@@ -20,7 +20,7 @@ from index.model import Candidate, Hit, Page, SearchResult
 from index.names import NameTable
 from index.prose import shorten
 from index.question import MAX_TERMS, Question, read_question
-from index.sentences import Scored, Sentence, SentenceScorer, split_sentences
+from index.sentences import Scored, Sentence, SentenceScorer, folded_names, split_sentences
 from index.store import ChunkMatch, QueryPlan, SearchStore
 from index.weights import keyword_weights, name_terms, name_weight
 
@@ -71,7 +71,7 @@ def search_pages(
     question = read_question(text, names, pages)
     if question.too_long:
         return SearchResult(text, (), too_long=True)
-    retrieval = retrieve(store, pages, question, limit)
+    retrieval = retrieve(store, pages, question, limit, names)
     read = [sentences_of(ranked.chunks, rank) for rank, ranked in enumerate(retrieval.pages)]
     scorer = scorer_for(retrieval, pages, names, [s for sentences in read for s in sentences])
     hits = tuple(
@@ -89,6 +89,7 @@ def retrieve(
     pages: Mapping[str, Page],
     question: Question,
     limit: int,
+    names: NameTable,
     *,
     subject: str | None = None,
 ) -> Retrieval:
@@ -97,8 +98,10 @@ def retrieve(
     about = question.named or ((subject,) if subject in pages else ())
     plan = question.plan(about)
     keywords = {text for keyword in question.keywords for text in (keyword.text, *keyword.glosses)}
-    names = [term for path in about if path not in question.named for term in name_terms(pages[path].title)]
-    total, frequencies = store.document_frequencies({*plan.terms, *keywords, *names})
+    subject_terms = [
+        term for path in about if path not in question.named for term in name_terms(pages[path].title)
+    ]
+    total, frequencies = store.document_frequencies({*plan.terms, *keywords, *subject_terms})
     if not plan.terms and not about:
         return Retrieval(question, (), total, frequencies)
     matches = _search(store, plan, question, total, frequencies, max(MIN_CHUNKS, limit * CHUNKS_PER_HIT))
@@ -108,12 +111,35 @@ def retrieve(
             by_page.setdefault(match.path, []).append(match)
     ranked = [Ranked(path, _page_score(chunks), tuple(chunks)) for path, chunks in by_page.items()]
     ranked.sort(key=lambda page: -page.score)
+    if not about:
+        # A question that names no page has only its words: the page that says them in one
+        # sentence answers it. (Pages it names are found through the graph: their own pages, the
+        # pages linking to all of them, which their sentences need not say.)
+        ranked = _by_answer(Retrieval(question, tuple(ranked), total, frequencies), pages, names)
+    wanted = question.answered_by
+    if wanted is not None:
+        # "which paper …" is answered by a paper: the concept it names is its topic, not its answer.
+        ranked.sort(key=lambda page: pages[page.path].type != wanted)
     if question.shape is Shape.DIFFERENCE:
         for path in reversed(about[:2]):  # the things compared answer a difference
             ranked = _first(path, ranked, store)
     elif len(about) == 1 and question.wants in (None, pages[about[0]].type):
+        # The page a question names holds the relation it asks for (its ソース line lists the
+        # papers): first, unless the question asks for another kind of page itself (which paper).
         ranked = _first(about[0], ranked, store)
     return Retrieval(question, tuple(ranked[:limit]), total, frequencies)
+
+
+def _by_answer(retrieval: Retrieval, pages: Mapping[str, Page], names: NameTable) -> list[Ranked]:
+    """The pages in the order of the best sentence of their matching passages (`index.sentences`:
+    the share of the question's weight it says, halved when it lacks what the question asks for),
+    the retrieval's order among equals. A passage's score adds up its words wherever they stand; a
+    sentence that says them together, with the number asked for, is the answer."""
+    read = [sentences_of(ranked.chunks, rank) for rank, ranked in enumerate(retrieval.pages)]
+    scorer = scorer_for(retrieval, pages, names, [s for found in read for s in found])
+    best = [max((scorer.score(s).score for s in found), default=0.0) for found in read]
+    order = sorted(range(len(read)), key=lambda index: (-round(best[index], 3), index))
+    return [retrieval.pages[index] for index in order]
 
 
 def scorer_for(
@@ -125,7 +151,10 @@ def scorer_for(
 ) -> SentenceScorer:
     """A scorer for the question of ``retrieval``, weighing its keywords against ``sentences``."""
     said = [sentence.folded for sentence in sentences]
-    weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said)
+    titles = [
+        name for path in {s.path for s in sentences} if path in pages for name in folded_names(pages[path])
+    ]
+    weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said, titles)
     unit = retrieval.question.unit
     if unit is not None and not any(unit in sentence.folded for sentence in sentences):
         unit = None  # how many interruptions: the passages count 中断 in Japanese; any number may answer
@@ -182,23 +211,45 @@ def page_hit(page: Page, ranked: Ranked, best: list[Scored], url_for: Callable[[
 
 
 def without_common_terms(plan: QueryPlan, total: int, frequencies: Mapping[str, int]) -> QueryPlan:
-    """The rarest terms find passages, as many as `POSTINGS_BUDGET` allows (the rarest
-    `KEEP_RAREST` whatever their spread); the others only rank the passages these found."""
+    """The terms that find passages, within `POSTINGS_BUDGET`: first each word's rarest term,
+    rarest word first (any term of a word finds its passages, the rarest at the least cost: 団指
+    for 集団指標), then the words' other terms, rarest first; always the rarest `KEEP_RAREST`.
+    The others only rank the passages these found."""
     if total <= MIN_COMMON_CHUNKS:
         return plan
-    by_rarity = sorted(plan.terms, key=lambda term: frequencies.get(term, 0))
+
+    def postings(term: str) -> int:
+        return frequencies.get(term, 0)
+
+    words = _words(plan.terms)
+    first = sorted((min(word, key=postings) for word in words), key=postings)
+    rest = sorted((term for term in plan.terms if term not in first), key=postings)
     kept: set[str] = set()
     walked = 0
-    for term in by_rarity:
-        walked += frequencies.get(term, 0)
+    for term in (*first, *rest):
+        walked += postings(term)
         if len(kept) >= KEEP_RAREST and walked > POSTINGS_BUDGET:
             break
         kept.add(term)
     return replace(
         plan,
         terms=tuple(term for term in plan.terms if term in kept),
-        ranking_terms=tuple(term for term in plan.terms if term not in kept),
+        ranking_terms=(*(term for term in plan.terms if term not in kept), *plan.ranking_terms),
     )
+
+
+def _words(terms: tuple[str, ...]) -> list[list[str]]:
+    """Terms grouped by the word they come from: CJK bigrams that chain (アー, ーキ, キテ …) are
+    one word; a Latin word is its own."""
+    words: list[list[str]] = []
+    for term in terms:
+        last = words[-1][-1] if words else ""
+        chains = len(term) == 2 and len(last) == 2 and not term.isascii() and last[1] == term[0]
+        if chains:
+            words[-1].append(term)
+        else:
+            words.append([term])
+    return words
 
 
 def common_phrase(question: Question, total: int, frequencies: Mapping[str, int]) -> tuple[str, ...] | None:

@@ -150,7 +150,7 @@ class SentenceScorer:
         self.unit = unit
         """What the asked number must count (何 GPU), when the passages say it."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
-        self._names_of = {path: _folded_names(pages[path]) for path in self.named if path in pages}
+        self._names_of = {path: folded_names(pages[path]) for path in self.named if path in pages}
         self._context: dict[tuple[str, str], SaidText] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
@@ -209,14 +209,14 @@ class SentenceScorer:
         if sentence.path == path:
             return True
         if path not in self._names_of:
-            self._names_of[path] = _folded_names(self.pages[path]) if path in self.pages else ()
+            self._names_of[path] = folded_names(self.pages[path]) if path in self.pages else ()
         return any(_mentions(name, sentence.folded) for name in self._names_of[path])
 
     def _context_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.section)
         if key not in self._context:
             page = self.pages.get(sentence.path)
-            names = " ".join(_folded_names(page)) if page else ""
+            names = " ".join(folded_names(page)) if page else ""
             self._context[key] = SaidText.of(f"{names} {fold(sentence.section)}")
         return self._context[key]
 
@@ -316,7 +316,7 @@ def asks(sentence: Sentence) -> bool:
     return bool(_INTERROGATIVE.search(sentence.folded))
 
 
-def _folded_names(page: Page) -> tuple[str, ...]:
+def folded_names(page: Page) -> tuple[str, ...]:
     """Every name the page goes by, folded (a source also by its short names: ``MegaScale``)."""
     names = (page.title, page.stem, *page.aliases, *(short_names(page) if page.type == "source" else ()))
     return tuple(dict.fromkeys(fold(name).strip() for name in names if len(name.strip()) >= 2))

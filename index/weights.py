@@ -21,13 +21,19 @@ _LATIN = re.compile(r"[a-z0-9]+")
 
 
 def keyword_weights(
-    question: Question, total: int, frequencies: Mapping[str, int], sentences: Iterable[str]
+    question: Question,
+    total: int,
+    frequencies: Mapping[str, int],
+    sentences: Iterable[str],
+    titles: Iterable[str] = (),
 ) -> dict[str, float]:
     """IDF of each keyword in the wiki's passages, for the retrieved ``sentences`` (folded).
 
     A keyword is matched by sentences of its own script, so it weighs its IDF times the share of
     the retrieved sentences written in that script (an English word over Japanese passages weighs
-    little; over English ones, fully); numbers are in both. A keyword none of the retrieved
+    little; over English ones, fully); numbers are in both, and so is a word of the ``titles``
+    (folded names) of the pages the sentences stand on, which count as said by each of their
+    sentences (a source's English title over its Japanese prose). A keyword none of the retrieved
     sentences contains cannot tell them apart. It weighs nothing when that is a gap of language (a
     Latin word in a question over Japanese prose: ``used``, ``production``) or of wording (手動 of
     手動診断 where the wiki never writes 手動診断 but says 人手での診断: another part of the same
@@ -41,6 +47,11 @@ def keyword_weights(
     said = " ".join(sentences)
     words = words_of(said)
     present = {k.text for k in question.keywords if occurs_in(k.text, said, words)}
+    # The names of the pages the sentences stand on count as said by each of them (a source's
+    # English title over its Japanese prose): a word found there is matched in its own script.
+    named = " ".join(titles)
+    in_titles = {k.text for k in question.keywords if occurs_in(k.text, named, words_of(named))}
+    present |= in_titles
     glossed = {
         k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
     }
@@ -59,7 +70,13 @@ def keyword_weights(
         elif keyword.text in present:
             # A word is matched by sentences of its own script: an English word in a question over
             # Japanese passages weighs as much as English is their language. Numbers are in both.
-            share = 1.0 if keyword.text.isdigit() else latin if keyword.text.isascii() else 1 - latin
+            share = (
+                1.0
+                if keyword.text.isdigit() or keyword.text in in_titles
+                else latin
+                if keyword.text.isascii()
+                else 1 - latin
+            )
             weights[keyword.text] = idf * share
         elif glossed.get(keyword.text):
             # Said in Japanese (runs → 運用): it weighs what its commonest rendering weighs.
