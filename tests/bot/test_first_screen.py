@@ -53,6 +53,8 @@ QUESTIONS = [
     ("What is root cause analysis?", ["根本的な原因"]),
     ("Who is Dingwen Tao?", ["ccl-d"]),
     ("What does Volcano Engine do?", ["クラウド"]),
+    ("What does XPUTimer trace?", ["python api", "gpu カーネル"]),
+    ("What does Minder monitor?", ["監視指標"]),
     ("XPUTimer の別名は?", ["flare"]),
     ("Minder と ByteRobust の違いは?", ["再開"]),
     ("Minder と Mycroft の違いは?", ["どのマシン"]),

@@ -93,7 +93,17 @@ def test_singular(word: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("word", "rendering"), [("runs", "運用"), ("operated", "運用"), ("shorten", "短縮"), ("team", None)]
+    ("word", "rendering"),
+    [
+        ("runs", "運用"),
+        ("operated", "運用"),
+        ("shorten", "短縮"),
+        ("trace", "トレーシング"),
+        ("tracks", "追跡"),
+        ("monitors", "監視"),
+        ("measured", "計測"),
+        ("team", None),
+    ],
 )
 def test_question_verbs_have_their_japanese_renderings(word: str, rendering: str | None) -> None:
     assert (rendering in gloss(word)) if rendering else gloss(word) == ()

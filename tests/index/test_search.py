@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import tokenize
-from index.names import NameTable
+from index.names import NamedPage, NameTable
 from index.question import MAX_QUERY_CHARS, read_question
+from index.search import without_common_terms
+from index.store import Chunk, QueryPlan, SearchStore
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
@@ -116,6 +118,58 @@ def test_question_plan_drops_function_words() -> None:
     assert english.terms == ("system", "diagnoses", "ccl", "hangs")
 
 
+def _kana_names() -> NameTable:
+    table = NameTable()
+    table.add(NamedPage("wiki/entities/石井さくら.md", "石井さくら", "entity", "full"), "石井さくら", "title")
+    table.finish()
+    return table
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "dropped"),
+    [
+        # a word glued to its particle (ンに, アは) is not in the statement (…ファームウェアが28%…)
+        (
+            "オーケストレーションによってトークン関係の問題ファームウェアはどれだけ短縮される?",
+            ["オー", "ョン", "関係", "ファ", "ェア", "短縮"],
+            ["ンに", "てト", "係の", "の問", "アは", "け短"],
+        ),
+        # the words that ask are in no passage; a lone kanji keeps its glued bigram
+        ("XPUTimer は何 GPU の本番クラスタで動いた?", ["xputimer", "gpu", "本番", "動い"], ["は何", "の本"]),
+        ("CCL-D で手動診断の時間はどれだけ短くなった?", ["手動", "診断", "時間", "短く"], ["で手", "断の"]),
+        # a name is said as written: its kana are not particles
+        ("which papers did 石井さくら write?", ["石井", "井さ", "さく", "くら", "write"], ["which", "did"]),
+    ],
+)
+def test_question_terms_are_what_passages_say(question: str, kept: list[str], dropped: list[str]) -> None:
+    terms = read_question(question, _kana_names(), {}).terms
+    assert set(kept) <= set(terms), terms
+    assert not set(dropped) & set(terms), terms
+
+
+@pytest.mark.parametrize(
+    ("terms", "frequencies", "finding"),
+    [
+        # each word's rarest bigram first (団指 for 集団指標), then the budget decides
+        (
+            ("耐性", "アー", "ーキ", "集団", "団指", "指標"),
+            {"耐性": 2211, "アー": 2014, "ーキ": 2016, "集団": 1781, "団指": 224, "指標": 1580},
+            ("アー", "団指"),
+        ),
+        # rare words all find
+        (("minder", "開発"), {"minder": 40, "開発": 900}, ("minder", "開発")),
+        # the rarest two whatever their spread
+        (("トレ", "レー", "ース"), {"トレ": 9000, "レー": 12000, "ース": 8000}, ("トレ", "ース")),
+    ],
+)
+def test_the_rarest_terms_find_and_the_others_rank(
+    terms: tuple[str, ...], frequencies: dict[str, int], finding: tuple[str, ...]
+) -> None:
+    plan = without_common_terms(QueryPlan(terms=terms), 50_000, frequencies)
+    assert plan.terms == finding
+    assert set(plan.ranking_terms) == set(terms) - set(finding)
+
+
 @pytest.mark.parametrize(
     ("question", "path"),
     [
@@ -174,3 +228,22 @@ def test_a_phrase_of_common_words_is_found_as_a_phrase(tmp_path) -> None:
     for phrase in ("driven by a consistent", "consistent culture and has"):
         hits = small.search(phrase, limit=3).hits
         assert hits and hits[0].path == "wiki/entities/Needle.md", (phrase, [hit.path for hit in hits])
+
+
+def test_ranking_terms_order_what_the_finding_terms_found(tmp_path) -> None:
+    """Ranking terms find nothing themselves; among the passages found they rank as whoosh would."""
+    store = SearchStore(tmp_path / "store")
+    store.create()
+    texts = {
+        "a.md": "ゼータ の記録を残す。",
+        "b.md": "ゼータ によって統計の温度が 40% 向上した。",
+        "c.md": "統計の温度が 10% 向上した。",
+    }
+    with store.writing() as batch:
+        for path, text in texts.items():
+            batch.add(Chunk(path=path, ordinal=0, heading="", text=text, title=path))
+    found = store.search(QueryPlan(terms=("ゼー", "ータ")), limit=5)
+    assert {match.path for match in found} == {"a.md", "b.md"}
+    ranked = store.search(QueryPlan(terms=("ゼー", "ータ"), ranking_terms=("統計", "温度", "向上")), limit=5)
+    assert [match.path for match in ranked] == ["b.md", "a.md"]
+    assert ranked[0].score > next(m.score for m in found if m.path == "b.md")
