@@ -210,24 +210,25 @@ def page_hit(page: Page, ranked: Ranked, best: list[Scored], url_for: Callable[[
     )
 
 
-def without_common_terms(plan: QueryPlan, total: int, frequencies: Mapping[str, int]) -> QueryPlan:
+def within_budget(plan: QueryPlan, total: int, postings: Mapping[str, int]) -> QueryPlan:
     """The terms that find passages, within `POSTINGS_BUDGET`: first each word's rarest term,
     rarest word first (any term of a word finds its passages, the rarest at the least cost: 団指
     for 集団指標), then the words' other terms, rarest first; always the rarest `KEEP_RAREST`.
-    The others only rank the passages these found."""
+    The others only rank the passages these found. ``postings``: how many each term walks
+    (`SearchStore.postings`)."""
     if total <= MIN_COMMON_CHUNKS:
         return plan
 
-    def postings(term: str) -> int:
-        return frequencies.get(term, 0)
+    def cost(term: str) -> int:
+        return postings.get(term, 0)
 
     words = _words(plan.terms)
-    first = sorted((min(word, key=postings) for word in words), key=postings)
-    rest = sorted((term for term in plan.terms if term not in first), key=postings)
+    first = sorted((min(word, key=cost) for word in words), key=cost)
+    rest = sorted((term for term in plan.terms if term not in first), key=cost)
     kept: set[str] = set()
     walked = 0
     for term in (*first, *rest):
-        walked += postings(term)
+        walked += cost(term)
         if len(kept) >= KEEP_RAREST and walked > POSTINGS_BUDGET:
             break
         kept.add(term)
@@ -275,7 +276,7 @@ def _search(
         matches = store.search(replace(plan, terms=(), phrases=(phrase,)), limit=limit)
         if matches:
             return matches
-    return store.search(without_common_terms(plan, total, frequencies), limit=limit)
+    return store.search(within_budget(plan, total, store.postings(plan.terms)), limit=limit)
 
 
 def _common_limit(total: int) -> float:

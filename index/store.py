@@ -29,6 +29,7 @@ from index.analysis import fold, latin_words, tokenize
 INDEX_NAME = "sakuin"
 LINKED_TO_ALL_BOOST = 12.0
 NAMED_PAGE_BOOST = 2.0
+TERM_FIELDS = ("body", "title", "names")
 BM25_B = 0.75
 BM25_K1 = 1.2
 RESCORED = 4
@@ -197,6 +198,12 @@ class SearchStore:
         ]
         return sorted(chunks, key=lambda chunk: chunk.ordinal)
 
+    def postings(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many postings searching each term walks: its passages in every field searched (an
+        English word is in the body of few passages but in the titles of many sources)."""
+        searcher = self._searcher()
+        return {term: sum(searcher.doc_frequency(name, term) for name in TERM_FIELDS) for term in terms}
+
     def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """How many chunks there are, and how many contain each body term."""
         searcher = self._searcher()
@@ -254,7 +261,7 @@ def _finding_query(plan: QueryPlan) -> Query | None:
 def _term(term: str, weight: float) -> Query:
     """A term scored once, in its best field: a word in a page's title and in its text is one
     match of the question's word, not two (as BM25F saturates a term across fields)."""
-    return DisjunctionMax([Term(field, term, boost=weight) for field in ("body", "title", "names")])
+    return DisjunctionMax([Term(name, term, boost=weight) for name in TERM_FIELDS])
 
 
 def _rescored(

@@ -7,7 +7,7 @@ import pytest
 from index.analysis import tokenize
 from index.names import NamedPage, NameTable
 from index.question import MAX_QUERY_CHARS, read_question
-from index.search import without_common_terms
+from index.search import within_budget
 from index.store import Chunk, QueryPlan, SearchStore
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
@@ -148,7 +148,7 @@ def test_question_terms_are_what_passages_say(question: str, kept: list[str], dr
 
 
 @pytest.mark.parametrize(
-    ("terms", "frequencies", "finding"),
+    ("terms", "postings", "finding"),
     [
         # each word's rarest bigram first (団指 for 集団指標), then the budget decides
         (
@@ -163,9 +163,9 @@ def test_question_terms_are_what_passages_say(question: str, kept: list[str], dr
     ],
 )
 def test_the_rarest_terms_find_and_the_others_rank(
-    terms: tuple[str, ...], frequencies: dict[str, int], finding: tuple[str, ...]
+    terms: tuple[str, ...], postings: dict[str, int], finding: tuple[str, ...]
 ) -> None:
-    plan = without_common_terms(QueryPlan(terms=terms), 50_000, frequencies)
+    plan = within_budget(QueryPlan(terms=terms), 50_000, postings)
     assert plan.terms == finding
     assert set(plan.ranking_terms) == set(terms) - set(finding)
 
