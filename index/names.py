@@ -17,8 +17,9 @@ Names that are linked but have no page are answers too ("no page yet").
 
 from __future__ import annotations
 
+import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
@@ -57,6 +58,8 @@ _KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "short": 2, "display": 3}
 """``short``: a source's short title (``MegaScale`` for ``@2024__NSDI__MegaScale - Scaling…``);
 ``display``: the text of a link to the page (``[[University of Chinese Academy of Sciences|UCAS]]``)."""
 _OWN_NAMES = frozenset({"title", "stem", "alias", "short"})
+SIMILAR_CUTOFF = 60
+"""The `fuzz.ratio` from which a name is suggested as nearby."""
 EXACT_SCORE = 100.0
 LOOSE_SCORE = 96.0
 """Scores of the first two levels, less one per kind rank; typos score below 90."""
@@ -180,8 +183,19 @@ class NameTable:
         self._added.clear()
         self._keys = list(self._entries)
         self._sorted_keys = sorted(self._keys)
+        self._index_lengths()
         for bucket in self._mentions.values():
             bucket.sort(key=lambda item: -len(item[0]))
+
+    def _index_lengths(self) -> None:
+        self._by_length = sorted(self._keys, key=len)
+        self._lengths = [len(key) for key in self._by_length]
+
+    def __setstate__(self, state: dict) -> None:
+        """A table read back from a catalog built before the length index existed gets one."""
+        self.__dict__.update(state)
+        if "_keys" in state and "_by_length" not in state:
+            self._index_lengths()
 
     def resolve(self, name: str, limit: int = 8) -> Resolution:
         key = normalize_name(name)
@@ -263,7 +277,11 @@ class NameTable:
         if not budget:
             return []
         close = process.extract(
-            key, self._keys, scorer=Levenshtein.distance, score_cutoff=2 * budget, limit=50
+            key,
+            self._of_length(len(key) - budget, len(key) + budget),
+            scorer=Levenshtein.distance,
+            score_cutoff=2 * budget,
+            limit=50,
         )
         hits: list[NameHit] = []
         for other, _, _ in close:
@@ -271,6 +289,11 @@ class NameTable:
             if distance <= min(budget, typo_budget(other)):
                 hits.extend(self._hits(other, round(90.0 * (1 - distance / max(len(key), len(other))), 1)))
         return sorted(hits, key=lambda hit: hit.rank)
+
+    def _of_length(self, shortest: int, longest: int) -> list[str]:
+        """The names of ``shortest`` to ``longest`` characters: no other can be within an edit
+        budget or a similarity of a query of about that length (most names are long titles)."""
+        return self._by_length[bisect_left(self._lengths, shortest) : bisect_right(self._lengths, longest)]
 
     def _longer_names(self, key: str, limit: int) -> list[NameHit]:
         """Names that start with ``key`` (``ByteDance`` → ``ByteDance Seed``): a sorted-list range."""
@@ -286,7 +309,18 @@ class NameTable:
     def _suggestions(self, key: str, limit: int) -> list[NameHit]:
         """The nearest names when nothing matches well: names that start with or contain the word
         asked for (``Lin`` → ``Haibin Lin``), then similar spellings."""
-        similar = process.extract(key, self._keys, scorer=fuzz.ratio, score_cutoff=60, limit=limit)
+        # fuzz.ratio is 1 - indel / (a + b) and indel >= |a - b|: only names between 3/7 and 7/3
+        # of the query's length can reach SIMILAR_CUTOFF.
+        share = SIMILAR_CUTOFF / 100
+        shortest = math.ceil(len(key) * share / (2 - share))
+        longest = math.floor(len(key) * (2 - share) / share)
+        similar = process.extract(
+            key,
+            self._of_length(shortest, longest),
+            scorer=fuzz.ratio,
+            score_cutoff=SIMILAR_CUTOFF,
+            limit=limit,
+        )
         hits = self._longer_names(key, limit)
         for other in sorted(self._words.get(key, ()))[:limit]:
             hits.extend(self._hits(other, round(fuzz.ratio(key, other) * 0.8, 1)))

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
 
-from index.names import normalize_name, typo_budget
+from index.names import NamedPage, NameTable, normalize_name, typo_budget
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
@@ -229,3 +230,16 @@ def test_pages_tied_at_one_level_are_ambiguous_whatever_their_types(
     result = ranked.lookup(name)
     assert result.match is None and result.ambiguous
     assert {candidate.path for candidate in result.candidates[:2]} == tied
+
+
+def test_a_name_table_from_an_older_catalog_still_finds_typos_and_neighbours() -> None:
+    """Catalogs pickled before the length index existed get one when read back."""
+    table = NameTable()
+    for title in ("ByteDance", "ByteDance Seed", "Minder", "A Very Long Paper Title About Faulty Machines"):
+        table.add(NamedPage(f"wiki/entities/{title}.md", title, "entity", "full"), title, "title")
+    table.finish()
+    state = {k: v for k, v in table.__dict__.items() if k not in ("_by_length", "_lengths")}
+    old = NameTable.__new__(NameTable)
+    old.__setstate__(pickle.loads(pickle.dumps(state)))
+    assert old.resolve("Bytedanse").match.page.path == "wiki/entities/ByteDance.md"
+    assert "wiki/entities/Minder.md" in [hit.page.path for hit in old.resolve("Mindr").candidates]
