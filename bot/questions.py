@@ -123,8 +123,9 @@ class _InPlace:
         await self._update(Reply(written_text(grounding), tuple(blocks)))
 
     async def finish(self, written: WrittenAnswer | None) -> None:
-        if written is not None:
-            await self._update(written_reply(written))
+        """Show the final answer; without one (or when Slack refuses it) a draft on screen gives
+        way to the extractive answer again, never staying as "`model` is writing an answer…"."""
+        if written is not None and await self._update(written_reply(written)):
             log.info(
                 "model answer in %s %s: %s sentences citing %s",
                 self.channel,
@@ -135,12 +136,14 @@ class _InPlace:
         elif self.shown:
             await self._update(self.extractive)
 
-    async def _update(self, reply: Reply) -> None:
+    async def _update(self, reply: Reply) -> bool:
+        """Whether Slack applied the update."""
         self.updated_at = time.monotonic()
         try:
             await self.client.chat_update(
                 channel=self.channel, ts=self.ts, text=reply.text, blocks=list(reply.blocks)
             )
         except (SlackClientError, aiohttp.ClientError, TimeoutError) as error:
-            # The answer the user has stays as it is; nothing else can be done about it.
             log.warning("could not update answer %s in %s: %s", self.ts, self.channel, error)
+            return False
+        return True

@@ -154,6 +154,28 @@ async def test_a_stream_cut_after_a_draft_puts_the_extractive_answer_back(
     assert "APIConnectionError" in caplog.text
 
 
+async def test_a_final_update_refused_after_a_draft_puts_the_extractive_answer_back(
+    tmp_path, fake_slack, linked_wiki, model, caplog
+):
+    first = "Minder は ByteDance が開発した [1]。"
+    model.reply(first + "二つ目の主張 [4]。", hold_at=len(first) + 1)
+    with caplog.at_level(logging.WARNING):
+        async with running_bot(tmp_path, fake_slack, linked_wiki, **llm_settings(model)) as bot:
+            await bot.sender.event(mention_event(QUESTION))
+            (draft,) = await fake_slack.wait_for_calls("chat.update")
+            fake_slack.fail("chat.update", status=400)  # the final update, after the draft went through
+            model.release()
+            await fake_slack.wait_for_calls("chat.update", 2)
+            await asyncio.sleep(QUIET_S)
+    (post,) = fake_slack.calls_to("chat.postMessage")
+    refused = fake_slack.calls_to("chat.update", answered=False)[1]
+    assert refused.status == 400 and "written by" in message_text(refused.args["blocks"])
+    _, restored = fake_slack.calls_to("chat.update")
+    assert restored.args["blocks"] == post.args["blocks"] and restored.args["text"] == post.args["text"]
+    assert "is writing an answer" not in message_text(fake_slack.message(draft.args["ts"])["blocks"])
+    assert "could not update answer" in caplog.text
+
+
 async def test_429_is_waited_out_within_the_timeout(tmp_path, fake_slack, linked_wiki, model):
     model.fail(429, retry_after=0.2)
     model.reply(ANSWER)
