@@ -21,6 +21,7 @@ from pathlib import Path
 
 import aiohttp
 import openai
+import psycopg
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -28,7 +29,7 @@ from bot.git_sync import GitError, GitSync
 from bot.manifest import build_manifest
 from bot.slack_client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
-from config.credentials import redact_text
+from config.credentials import redact_text, redact_url
 from config.settings import Settings
 from index.catalog import current_generation
 from index.model import IndexReport, VaultSurvey
@@ -36,6 +37,8 @@ from index.wiki import Wiki
 
 STATE_OUTAGE_S = 3.0
 """How long the state store check waits for an unreachable database."""
+STATE_CONNECT_TIMEOUT_S = 3
+"""libpq's ``connect_timeout`` for the check's own first connection."""
 MAX_LISTED = 5
 """Skipped files (or models) named in a detail; the rest are counted."""
 SCOPES_HEADER = "x-oauth-scopes"
@@ -294,6 +297,10 @@ def _index_check(index_dir: Path, status_before: str, report: IndexReport, start
 
 def check_state_store(settings: Settings) -> Check:
     location = settings.state_db
+    if not isinstance(location, Path):
+        refused = postgres_connect_problem(str(location))
+        if refused is not None:
+            return Check("state store", False, refused)
     try:
         if isinstance(location, Path):
             store: StateStore = SqliteStateStore(location)
@@ -311,6 +318,25 @@ def check_state_store(settings: Settings) -> Check:
             " postgresql://user:password@host:port/db URL the bot can reach)",
         )
     return Check("state store", True, f"{label}: reachable and writable")
+
+
+def postgres_connect_problem(url: str) -> str | None:
+    """Why one direct connection to ``url`` fails, with what to do; None when it connects.
+
+    The store's pool only ever says it timed out (``PoolTimeout``): libpq's own reason (refused,
+    unknown host, no such database or role, password) is read from a connection of our own.
+    """
+    try:
+        with psycopg.connect(url, connect_timeout=STATE_CONNECT_TIMEOUT_S, application_name="sakuin doctor"):
+            return None
+    except psycopg.Error as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        reason = redact_text("; ".join(lines) or type(error).__name__, url)
+        return (
+            f"PostgreSQL {redact_url(url)}: {reason}: check STATE_DB (host and port of a running"
+            " server reachable from here, the user and password, and a database that exists:"
+            " createdb it first)"
+        )
 
 
 # -- git and the LLM --------------------------------------------------------------------------

@@ -178,9 +178,27 @@ async def test_state_store_on_postgresql(tmp_path: Path, slack: FakeSlack, postg
     assert check.ok and "schema version 1" in check.detail and "reachable and writable" in check.detail
     assert PASSWORD not in check.detail and ":***@127.0.0.1" in check.detail
 
-    unreachable = f"postgresql://sakuin:{PASSWORD}@127.0.0.1:{closed_port()}/sakuin"
-    check = by_name(await run_checks(settings_for(tmp_path, slack, state_db=unreachable)))["state store"]
-    assert not check.ok and "StateUnavailable" in check.detail and PASSWORD not in check.detail
+
+@pytest.mark.parametrize(
+    ("where", "reason"),
+    [
+        ("closed-port", "Connection refused"),
+        ("no-database", 'database "sakuin_missing" does not exist'),
+        ("no-role", 'role "nobody" does not exist'),
+    ],
+)
+async def test_state_store_says_why_postgresql_refused(
+    tmp_path: Path, slack: FakeSlack, postgres_url: str, where: str, reason: str
+) -> None:
+    server = postgres_url.rsplit("/", 1)[0]
+    url = {
+        "closed-port": f"postgresql://sakuin:{PASSWORD}@127.0.0.1:{closed_port()}/sakuin",
+        "no-database": f"{server}/sakuin_missing",
+        "no-role": server.replace("postgres:", "nobody:", 1) + "/postgres",
+    }[where]
+    check = by_name(await run_checks(settings_for(tmp_path, slack, state_db=url)))["state store"]
+    assert not check.ok and reason in check.detail and "check STATE_DB" in check.detail
+    assert PASSWORD not in check.detail and ":***@127.0.0.1" in check.detail
 
 
 async def test_an_unreachable_git_remote_without_its_token(tmp_path: Path, slack: FakeSlack) -> None:
