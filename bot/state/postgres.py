@@ -30,7 +30,17 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from bot.state.digest_runs import DigestRun, LeaseLost, RunStatus, held_by_other, run_from_row
+from bot.state.digest_runs import (
+    DigestRun,
+    RunStatus,
+    add_part,
+    close_run,
+    give_back,
+    open_run,
+    require_owner,
+    run_from_row,
+    take_over,
+)
 from bot.state.events import MIN_EVENT_TTL_S
 from config.credentials import redact_text, redact_url
 
@@ -238,31 +248,24 @@ class PostgresDigestRuns(PostgresDatabase):
         now = self._clock()
 
         def claim(conn: Connection) -> DigestRun | None:
+            columns = {"day": day, "channel": channel, **open_run(owner, lease_s, now)}
             created = conn.execute(
-                "INSERT INTO sakuin_digest_runs (day, channel, status, owner, lease_until, attempts,"
-                " started_at, updated_at) VALUES (%s, %s, %s, %s, %s, 1, %s, %s)"
+                f"INSERT INTO sakuin_digest_runs ({', '.join(columns)})"  # type: ignore[arg-type]
+                f" VALUES ({', '.join('%s' for _ in columns)})"
                 " ON CONFLICT (day, channel) DO NOTHING RETURNING day",
-                (day, channel, RunStatus.RUNNING.value, owner, now + lease_s, now, now),
+                tuple(columns.values()),
             ).fetchone()
             if created is None:
-                run = _pg_select(conn, day, channel, lock=True)
-                if (
-                    run is None
-                    or run.done
-                    or held_by_other(run, owner, now)
-                    or (not ignore_backoff and run.next_attempt_at > now)
-                ):
-                    return None
-                _pg_update(
-                    conn,
-                    day,
-                    channel,
-                    status=RunStatus.RUNNING.value,
-                    owner=owner,
-                    lease_until=now + lease_s,
-                    attempts=run.attempts + 1,
-                    updated_at=now,
+                taken = take_over(
+                    _pg_select(conn, day, channel, lock=True),
+                    owner,
+                    lease_s,
+                    now,
+                    ignore_backoff=ignore_backoff,
                 )
+                if taken is None:
+                    return None
+                _pg_update(conn, day, channel, **taken)
             return _pg_select(conn, day, channel)
 
         return self._transaction(claim)
@@ -300,14 +303,7 @@ class PostgresDigestRuns(PostgresDatabase):
     def record_part(self, day: str, channel: str, part: int, ts: str) -> None:
         def record(conn: Connection) -> None:
             run = _pg_select(conn, day, channel, lock=True)
-            if run is None:
-                raise KeyError(f"no digest run {day} {channel}")
-            posted = {str(index): value for index, value in run.posted.items()}
-            posted.setdefault(str(part), ts)
-            inflight = None if run.inflight == part else run.inflight
-            _pg_update(
-                conn, day, channel, posted=json.dumps(posted), inflight=inflight, updated_at=self._clock()
-            )
+            _pg_update(conn, day, channel, **add_part(run, day, channel, part, ts, self._clock()))
 
         self._transaction(record)
 
@@ -320,18 +316,7 @@ class PostgresDigestRuns(PostgresDatabase):
             if finished is not None and finished[0] == owner:
                 return  # our own earlier attempt committed before its connection broke
             _pg_owned(conn, day, channel, owner)
-            _pg_update(
-                conn,
-                day,
-                channel,
-                status=RunStatus.DONE.value,
-                owner=None,
-                lease_until=0,
-                inflight=None,
-                error=None,
-                finished_by=owner,
-                updated_at=self._clock(),
-            )
+            _pg_update(conn, day, channel, **close_run(self._clock()), finished_by=owner)
 
         self._transaction(finish)
 
@@ -339,20 +324,9 @@ class PostgresDigestRuns(PostgresDatabase):
         now = self._clock()
 
         def fail(conn: Connection) -> None:
-            run = _pg_select(conn, day, channel, lock=True)
-            if run is None or run.owner != owner or run.done:
-                return
-            _pg_update(
-                conn,
-                day,
-                channel,
-                status=RunStatus.FAILED.value,
-                owner=None,
-                lease_until=0,
-                next_attempt_at=now + retry_in_s,
-                error=error[:500],
-                updated_at=now,
-            )
+            given_back = give_back(_pg_select(conn, day, channel, lock=True), owner, error, retry_in_s, now)
+            if given_back is not None:
+                _pg_update(conn, day, channel, **given_back)
 
         self._transaction(fail)
 
@@ -366,10 +340,7 @@ def _pg_select(conn: Connection, day: str, channel: str, *, lock: bool = False) 
 
 
 def _pg_owned(conn: Connection, day: str, channel: str, owner: str) -> DigestRun:
-    run = _pg_select(conn, day, channel, lock=True)
-    if run is None or run.owner != owner or run.done:
-        raise LeaseLost(f"digest run {day} {channel} is not held by {owner}")
-    return run
+    return require_owner(_pg_select(conn, day, channel, lock=True), day, channel, owner)
 
 
 def _pg_update(conn: Connection, day: str, channel: str, **values: object) -> None:
