@@ -4,28 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
-import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import date
-from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-
-from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
-from index.model import Digest, IndexReport, Lookup, SearchResult, VaultSurvey
-from index.wiki import Wiki
-
-if TYPE_CHECKING:
-    from bot.doctor import Check
-
-err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
-out = Console(highlight=False, soft_wrap=True, markup=False)
+from bot.indexing import fresh_wiki, open_wiki, print_report, update_with_progress
+from bot.terminal import err, out, print_json
+from config.settings import Settings, SettingsError, load_settings
+from index.model import Lookup, SearchResult
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -100,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as error:
         if args.command == "doctor":
             from bot.doctor import Check
+            from bot.doctor_report import report_checks
 
             return report_checks([Check("settings", False, str(error))], args.json)
         err.print(f"sakuin: {error}")
@@ -110,71 +99,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("sakuin").debug("failure", exc_info=True)
         err.print(f"sakuin: error: {type(error).__name__}: {error}")
         return 1
-
-
-def print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def open_wiki(settings: Settings) -> Wiki:
-    require_wiki_dir(settings)
-    return Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
-
-
-def fresh_wiki(settings: Settings) -> Wiki:
-    """The wiki with its index brought up to date first (a first run builds it, with progress)."""
-    wiki = open_wiki(settings)
-    building = wiki.state().status != "ready"
-    report = update_with_progress(wiki, rebuild=False) if building else wiki.update()
-    if building:
-        print_report(report, err)
-    return wiki
-
-
-def update_with_progress(wiki: Wiki, *, rebuild: bool) -> IndexReport:
-    columns = (TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    # No refresh thread: a large build forks index workers, and forking beside a thread is unsafe.
-    with Progress(*columns, console=err, transient=True, auto_refresh=False) as progress:
-        task = progress.add_task("index", total=None)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total, refresh=True)
-
-        return wiki.update(rebuild=rebuild, progress=advance, workers=build_workers())
-
-
-def build_workers() -> int:
-    """Processes for a full build from the command line (single-threaded, so it may fork)."""
-    return min(os.cpu_count() or 1, 4)
-
-
-def print_report(report: IndexReport, console: Console) -> None:
-    verb = "built" if report.rebuilt else "updated"
-    console.print(
-        f"index {verb}: {report.pages} pages in {report.seconds:.2f} s; files: {report.added} added, "
-        f"{report.changed} changed, {report.removed} removed, {len(report.skipped)} skipped"
-    )
-    if report.survey is not None:
-        print_survey(report.survey, console)
-    if report.skipped or report.warnings:
-        table = Table("file", "problem", title="files with problems", title_justify="left")
-        for item in report.skipped:
-            table.add_row(item.path, f"skipped: {item.reason}")
-        for item in report.warnings:
-            table.add_row(item.path, f"indexed: {item.reason}")
-        console.print(table)
-
-
-def print_survey(survey: VaultSurvey, console: Console) -> None:
-    """Per top folder: notes indexed, notes left out and why; then the warning, if any."""
-    table = Table("folder", "indexed", "left out", "why", title="notes per folder", title_justify="left")
-    for folder in survey.folders:
-        left_out = sum(count for _, count in folder.left_out)
-        why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
-        table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
-    console.print(table)
-    if survey.warning:
-        console.print(f"warning: {survey.warning}")
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:
@@ -284,68 +208,9 @@ def run_shell(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_digest(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.digest.command import digest_command
+
     return asyncio.run(digest_command(settings, args.date, dry_run=args.dry_run, as_json=args.json))
-
-
-async def digest_command(settings: Settings, day: date | None, *, dry_run: bool, as_json: bool) -> int:
-    """``sakuin digest [--date D] [--dry-run] [--json]``: one run, for cron or by hand.
-
-    Prints the JSON contract with ``--json``; prints the messages instead of posting with
-    ``--dry-run``; otherwise posts to every DIGEST_CHANNEL that has not had the day yet and exits
-    0 once Slack confirmed it (or it was posted before), 1 when it could not be delivered.
-    """
-    from bot.blocks.digest import digest_messages
-    from bot.digest.days import day_digest, fresh_digest, yesterday
-    from bot.digest.posting import post_until_settled
-    from bot.slack_client import build_client
-    from bot.state.store import AsyncStateStore, open_state_store
-    from bot.terminal import render_reply
-
-    day = day or yesterday(settings)
-    if not dry_run:
-        require(settings, "slack_bot_token")
-        if not settings.digest_channel:
-            raise SettingsError("missing setting DIGEST_CHANNEL: required to post the digest")
-    wiki = open_wiki(settings)
-    if dry_run:
-        digest = await asyncio.to_thread(fresh_digest, settings, wiki, day)
-        if as_json:
-            print_json(digest_json(digest))
-        else:
-            for reply in digest_messages(digest, post_empty=True):
-                render_reply(reply, out)
-        return 0
-    with open_state_store(settings.state_db) as store:
-        client = build_client(settings)
-        outcome = await post_until_settled(settings, wiki, client, AsyncStateStore(store), day)
-    if as_json:
-        print_json(digest_json(outcome.digest or await asyncio.to_thread(day_digest, settings, wiki, day)))
-    for channel in outcome.channels:
-        line = f"digest {outcome.day} {channel.channel}: {channel.status}"
-        if channel.messages:
-            line += f" ({len(channel.messages)} message(s))"
-        elif channel.error:
-            line += f": {channel.error}"
-        print(line, file=sys.stderr if as_json or not channel.status.settled else sys.stdout)
-    return 0 if outcome.settled else 1
-
-
-def digest_json(digest: Digest) -> dict[str, object]:
-    """The contract's JSON shape (product.md)."""
-    return {
-        "date": digest.date,
-        "sources": [
-            {
-                "path": item.path,
-                "title": item.title,
-                "venue": item.venue,
-                "year": item.year,
-                "summary": item.summary,
-                "cited_by": [ref.path for ref in item.cited_by if ref.path],
-            }
-            for item in digest.items
-        ],
-    }
 
 
 def run_serve(settings: Settings, args: argparse.Namespace) -> int:
@@ -364,20 +229,9 @@ def run_socket(settings: Settings, args: argparse.Namespace) -> int:
 
 def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from bot.doctor import run_checks
+    from bot.doctor_report import report_checks
 
     return report_checks(asyncio.run(run_checks(settings)), args.json)
-
-
-def report_checks(checks: list[Check], as_json: bool) -> int:
-    """Print each check (✓/✗ with what to do, or the JSON contract); 0 when all pass, else 1."""
-    from bot.doctor import doctor_json
-
-    if as_json:
-        print_json(doctor_json(checks))
-    else:
-        for check in checks:
-            out.print(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
-    return 0 if all(check.ok for check in checks) else 1
 
 
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:

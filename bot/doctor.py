@@ -74,10 +74,6 @@ async def run_checks(settings: Settings, *, build_index: BuildIndex | None = Non
     return [hide_secrets(check, settings) for check in checks]
 
 
-def doctor_json(checks: list[Check]) -> dict:
-    return {"checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks]}
-
-
 def hide_secrets(check: Check, settings: Settings) -> Check:
     """A last guard: no detail may show a configured secret, whatever an API echoed back."""
     detail = redact_text(check.detail, settings.wiki_git_url, str(settings.state_db), settings.llm_base_url)

@@ -1,0 +1,21 @@
+"""What ``sakuin doctor`` prints: a ✓/✗ line per check with what to do, or the JSON contract
+(product.md); its exit status: 0 when every check passes, else 1."""
+
+from __future__ import annotations
+
+from bot.doctor import Check
+from bot.terminal import out, print_json
+
+
+def doctor_json(checks: list[Check]) -> dict:
+    return {"checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks]}
+
+
+def report_checks(checks: list[Check], as_json: bool) -> int:
+    """Print each check (✓/✗ with what to do, or the JSON contract); 0 when all pass, else 1."""
+    if as_json:
+        print_json(doctor_json(checks))
+    else:
+        for check in checks:
+            out.print(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
+    return 0 if all(check.ok for check in checks) else 1
