@@ -26,6 +26,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.git_sync import GitError, GitSync
+from bot.llm import model_client, model_headers
 from bot.manifest import build_manifest
 from bot.slack_client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
@@ -355,15 +356,13 @@ async def check_git_remote(settings: Settings) -> Check:
 
 async def check_llm_endpoint(settings: Settings) -> Check:
     """``GET {LLM_BASE_URL}/models`` with the key (the cheapest authenticated call), through the
-    ``openai`` SDK as the answers use it; the model must be among those listed, when any are."""
+    client and headers the answers use (bot/llm.py); the model must be among those listed, when
+    any are."""
     assert settings.llm_base_url is not None
-    key = settings.llm_api_key.get_secret_value().strip() if settings.llm_api_key else ""
-    client = openai.AsyncOpenAI(
-        base_url=settings.llm_base_url, api_key=key or "unused", timeout=settings.llm_timeout, max_retries=0
-    )
+    client = model_client(settings, max_retries=0)
     where = f"GET {settings.llm_base_url.rstrip('/')}/models"
     try:
-        page = await client.models.list(extra_headers={} if key else {"Authorization": openai.Omit()})
+        page = await client.models.list(extra_headers=model_headers(settings))
         models = [model.id async for model in page]
     except openai.APIStatusError as error:
         hint = " (LLM_API_KEY refused)" if error.status_code in (401, 403) else ""

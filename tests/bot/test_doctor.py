@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.doctor import Check, run_checks
+from bot.llm import LEFT_OUT_HEADERS
 from bot.manifest import build_manifest
 from config.settings import GIT_VAULT, Settings
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, bot_settings
@@ -225,6 +226,23 @@ async def test_llm_endpoint(
     settings = settings_for(tmp_path, slack, llm_base_url=llm.base_url, llm_model=model, llm_api_key=key)
     check = by_name(await run_checks(settings))["LLM endpoint"]
     assert check.ok is ok and says in check.detail and key not in check.detail
+
+
+@pytest.mark.parametrize("key", [LLM_KEY, None])
+async def test_llm_endpoint_is_asked_as_the_answers_ask(
+    tmp_path: Path, slack: FakeSlack, llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, key: str | None
+) -> None:
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-from-the-environment")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj-from-the-environment")
+    llm.key = key
+    settings = settings_for(
+        tmp_path, slack, llm_base_url=llm.base_url, llm_model="big-model", llm_api_key=key
+    )
+    assert by_name(await run_checks(settings))["LLM endpoint"].ok
+    (headers,) = llm.listings
+    sent = {name.lower() for name in headers}
+    assert not sent & {name.lower() for name in LEFT_OUT_HEADERS}
+    assert ("authorization" in sent) is (key is not None)
 
 
 async def doctor(slack: FakeSlack, cwd: Path, *args: str, **env: str) -> tuple[int, str, str]:
