@@ -1,12 +1,22 @@
-"""The Home tab: published each time a user opens it, with the recent sources and the usage."""
+"""The Home tab, and the Messages tab when the assistant pane is on.
+
+The Home tab is published each time a user opens it: the recent sources, the usage, and last
+week's feedback (the share of 👍 and the questions the wiki could not answer). With
+``ASSISTANT_ENABLED``, opening the Messages tab (Slack's agent messaging experience) shows the
+suggested prompts there.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.blocks.home import home_view
+from bot.feedback import summarize, summary_since
+from bot.state.store import AsyncStateStore
 from config.settings import Settings
 from index.model import DigestItem
 from index.wiki import IndexNotReady, Wiki
@@ -14,12 +24,22 @@ from index.wiki import IndexNotReady, Wiki
 RECENT_SOURCES = 10
 
 
-async def handle_app_home_opened(event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings) -> None:
+async def handle_app_home_opened(
+    event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, state: AsyncStateStore
+) -> None:
+    if event.get("tab") == "messages" and settings.assistant_enabled and event.get("channel"):
+        prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
+        await client.assistant_threads_setSuggestedPrompts(
+            channel_id=event["channel"], title=PROMPTS_TITLE, prompts=prompts
+        )
+        return
     if event.get("tab") != "home":
         return
     recent = await asyncio.to_thread(recent_sources, wiki)
-    state = await asyncio.to_thread(wiki.state)
-    view = home_view(recent, state, settings.entity_command, settings.wiki_command)
+    index = await asyncio.to_thread(wiki.state)
+    since = summary_since(time.time())
+    feedback = summarize(await state.votes(since), await state.unanswered(since))
+    view = home_view(recent, index, settings.entity_command, settings.wiki_command, feedback)
     await client.views_publish(user_id=event["user"], view=view)
 
 
