@@ -29,11 +29,11 @@ from bot.state import digest_runs, events, feedback, threads
 from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
 from bot.state.events import EventClaims, SqliteEventClaims
 from bot.state.feedback import AnswerFeedback, SqliteAnswerFeedback, UnansweredQuestion, Vote, VoteValue
-from bot.state.postgres import (
+from bot.state.postgres import OUTAGE_S
+from bot.state.postgres_records import (
     CONVERSATIONS_SCHEMA,
     DIGEST_RUNS_SCHEMA,
     EVENTS_SCHEMA,
-    OUTAGE_S,
     PostgresAnswerFeedback,
     PostgresDigestRuns,
     PostgresEventClaims,
