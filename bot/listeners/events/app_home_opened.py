@@ -24,16 +24,21 @@ from index.wiki import IndexNotReady, Wiki
 RECENT_SOURCES = 10
 
 
+async def shows_tab(event: dict, settings: Settings) -> bool:
+    """The Home tab, or the Messages tab with the assistant pane on; no other tab is answered."""
+    if event.get("tab") == "messages":
+        return settings.assistant_enabled and bool(event.get("channel"))
+    return event.get("tab") == "home"
+
+
 async def handle_app_home_opened(
     event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, state: AsyncStateStore
 ) -> None:
-    if event.get("tab") == "messages" and settings.assistant_enabled and event.get("channel"):
+    if event.get("tab") == "messages":
         prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
         await client.assistant_threads_setSuggestedPrompts(
             channel_id=event["channel"], title=PROMPTS_TITLE, prompts=prompts
         )
-        return
-    if event.get("tab") != "home":
         return
     recent = await asyncio.to_thread(recent_sources, wiki)
     index = await asyncio.to_thread(wiki.state)

@@ -19,6 +19,11 @@ from config.settings import Settings
 log = logging.getLogger(__name__)
 
 
+async def answers_mention(event: dict) -> bool:
+    """Not a mention inside a DM: that one also arrives as message.im, which answers it."""
+    return not str(event.get("channel") or "").startswith("D")
+
+
 async def handle_app_mention(
     event: dict,
     context: AsyncBoltContext,
@@ -27,8 +32,6 @@ async def handle_app_mention(
     conversations: Conversations,
 ) -> None:
     channel = event["channel"]
-    if channel.startswith("D"):
-        return  # a mention inside a DM also arrives as message.im, which answers it
     if settings.allowed_channels and channel not in settings.allowed_channels:
         log.info("mention in %s ignored: not in ALLOWED_CHANNELS", channel)
         await client.chat_postEphemeral(

@@ -11,9 +11,12 @@ from config.settings import Settings
 from index.wiki import IndexNotReady, Wiki
 
 
+async def unfurls_links(settings: Settings) -> bool:
+    """Only with ``WIKI_BASE_URL`` are there links to wiki pages to unfurl."""
+    return bool(settings.wiki_base_url)
+
+
 async def handle_link_shared(event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings) -> None:
-    if not settings.wiki_base_url:
-        return
     urls = [link["url"] for link in event.get("links") or [] if link.get("url")]
     unfurls = await asyncio.to_thread(unfurls_for, urls, wiki)
     if not unfurls:
