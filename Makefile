@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install clean
+.PHONY: demo test lint bench install clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,13 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)
+
+# After changing UI strings: re-extract them and update the Japanese catalog, then translate the
+# new (empty) entries in bot/locale/ja/LC_MESSAGES/sakuin.po; tests/bot/test_i18n.py checks it.
+messages: $(STAMP)
+	mkdir -p .sakuin
+	$(BIN)/pybabel extract --no-location --sort-output --width 100 --project sakuin -o .sakuin/sakuin.pot bot
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete --width 100 -i .sakuin/sakuin.pot -d bot/locale -D sakuin
 
 clean:
 	rm -rf $(VENV) .sakuin
