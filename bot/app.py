@@ -6,7 +6,8 @@ signature, authorization, the app's own events, url_verification):
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
 3. answer each Events API event once, whatever Slack retries (``X-Slack-Retry-Num``, same ``event_id``);
-4. hand the listeners the wiki and the settings (as the ``wiki`` and ``settings`` arguments).
+4. hand the listeners the wiki and the settings (as the ``wiki`` and ``settings`` arguments), and
+   each user's UI language (``languages``, `bot.user_locale.UserLanguages`).
 
 One error handler logs a failed listener with its context and tells the user politely.
 """
@@ -25,17 +26,18 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.notices import failure_blocks
 from bot.delivery import respond_privately
+from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
+from bot.mrkdwn import strip_mention
 from bot.replies import Reply
 from bot.state import StateStore
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
 
 Next = Callable[[], Awaitable[None]]
-FAILURE = Reply("Sorry, something went wrong while answering.", tuple(failure_blocks()))
-OTHER_TEAM_TEXT = "Sorry, sakuin is not available in this workspace."
 EVENT_TTL_S = 3600.0
 """How long an answered event id is remembered (Slack retries for about 5 minutes)."""
 
@@ -56,7 +58,7 @@ def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncW
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
     app.use(_answer_events_once(store))
-    app.use(_provide(settings, wiki))
+    app.use(_provide(settings, wiki, UserLanguages(settings.ui_language)))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -74,7 +76,8 @@ def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltRespo
             settings.slack_team_id,
         )
         if body.get("command"):
-            return BoltResponse(status=200, body=OTHER_TEAM_TEXT)
+            with use_language(language_for_locale(None, settings.ui_language)):
+                return BoltResponse(status=200, body=_("Sorry, sakuin is not available in this workspace."))
         return BoltResponse(status=200, body="")
 
     return refuse_other_teams
@@ -117,10 +120,11 @@ def _answer_events_once(store: StateStore) -> Callable[..., Awaitable[BoltRespon
     return answer_events_once
 
 
-def _provide(settings: Settings, wiki: Wiki) -> Callable[..., Awaitable[None]]:
+def _provide(settings: Settings, wiki: Wiki, languages: UserLanguages) -> Callable[..., Awaitable[None]]:
     async def provide(context: AsyncBoltContext, next: Next) -> None:
         context["wiki"] = wiki
         context["settings"] = settings
+        context["languages"] = languages
         await next()
 
     return provide
@@ -140,24 +144,45 @@ async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) 
         exc_info=error,
     )
     try:
-        await _apologise(context, event, channel)
+        with use_language(apology_language(context, event)):
+            await _apologise(context, event, channel)
     except Exception as apology_error:  # the user cannot be told; the log above is what is left
         log.error("could not tell the user about the failure: %s", apology_error)
 
 
+def failure_reply() -> Reply:
+    return Reply(_("Sorry, something went wrong while answering."), tuple(failure_blocks()))
+
+
+def apology_language(context: AsyncBoltContext, event: dict[str, Any]) -> Language:
+    """The language of the question that failed, or of the user who clicked or typed a command.
+
+    No Slack call here: the user's cached language, else the fallback.
+    """
+    settings: Settings | None = context.get("settings")
+    ui_language = settings.ui_language if settings is not None else "auto"
+    if event.get("type") in ("app_mention", "message") and event.get("text"):
+        return language_for_question(strip_mention(event["text"], context.bot_user_id), ui_language)
+    languages: UserLanguages | None = context.get("languages")
+    if languages is None:
+        return language_for_locale(None, ui_language)
+    return languages.cached(context.user_id)
+
+
 async def _apologise(context: AsyncBoltContext, event: dict[str, Any], channel: str | None) -> None:
+    failure = failure_reply()
     if context.respond is not None and context.respond.response_url:
-        await respond_privately(context.respond, FAILURE)
+        await respond_privately(context.respond, failure)
         return
     user = event.get("user")
     if not channel or event.get("type") not in ("app_mention", "message"):
         return
     thread_ts = event.get("thread_ts") or event.get("ts")
     if channel.startswith("D"):
-        await context.client.chat_postMessage(channel=channel, text=FAILURE.text, blocks=list(FAILURE.blocks))
+        await context.client.chat_postMessage(channel=channel, text=failure.text, blocks=list(failure.blocks))
     elif user:
         await context.client.chat_postEphemeral(
-            channel=channel, user=user, thread_ts=thread_ts, text=FAILURE.text, blocks=list(FAILURE.blocks)
+            channel=channel, user=user, thread_ts=thread_ts, text=failure.text, blocks=list(failure.blocks)
         )
 
 

@@ -101,7 +101,7 @@ class FakeSlack:
 
     async def start(self) -> FakeSlack:
         app = web.Application()
-        app.router.add_post("/api/{method}", self._api)
+        app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/response/{name}", self._response)
         app.router.add_get("/link", self._socket)
         self._runner = web.AppRunner(app, handle_signals=False)
@@ -505,6 +505,8 @@ async def _wait_until(condition: Callable[[], bool], timeout: float, what: Calla
 
 
 async def _read_args(request: web.Request) -> dict[str, Any]:
+    if request.method == "GET":
+        return dict(request.query)
     if request.content_type == "application/json":
         return await request.json()
     form = await request.post()

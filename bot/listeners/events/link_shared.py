@@ -1,4 +1,7 @@
-"""Links to wiki pages posted in Slack unfurl into a short card (only when ``WIKI_BASE_URL`` is set)."""
+"""Links to wiki pages posted in Slack unfurl into a short card (only when ``WIKI_BASE_URL`` is set).
+
+Everyone in the channel sees the unfurl: it is in the channel's language (`language_for_channel`).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from urllib.parse import unquote, urlsplit
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.card import unfurl_blocks
+from bot.i18n import language_for_channel, use_language
 from config.settings import Settings
 from index.wiki import IndexNotReady, Wiki
 
@@ -16,7 +20,8 @@ async def handle_link_shared(event: dict, client: AsyncWebClient, wiki: Wiki, se
     if not settings.wiki_base_url:
         return
     urls = [link["url"] for link in event.get("links") or [] if link.get("url")]
-    unfurls = await asyncio.to_thread(unfurls_for, urls, wiki)
+    with use_language(language_for_channel(settings.ui_language)):
+        unfurls = await asyncio.to_thread(unfurls_for, urls, wiki)
     if not unfurls:
         return
     if event.get("channel") and event.get("message_ts"):
