@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from bot.blocks.page_types import type_label
+from bot.i18n import Language, _, default_language, language_for_text, use_language
 from config.settings import Settings, SettingsError, load_settings
 from index.model import IndexReport, Lookup, SearchResult
 from index.wiki import Wiki
@@ -89,7 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The command line prints the index report (with every problem file) itself.
         index_log = logging.getLogger("sakuin.index")
         index_log.setLevel(max(index_log.getEffectiveLevel(), logging.ERROR))
-        return COMMANDS[args.command](settings, args)
+        with use_language(terminal_language(settings, args)):
+            return COMMANDS[args.command](settings, args)
     except SettingsError as error:
         err.print(f"sakuin: {error}")
         return 2
@@ -99,6 +102,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("sakuin").debug("failure", exc_info=True)
         err.print(f"sakuin: error: {type(error).__name__}: {error}")
         return 1
+
+
+def terminal_language(settings: Settings, args: argparse.Namespace) -> Language:
+    """``UI_LANGUAGE``; under ``auto``, ``sakuin ask`` answers in the language of its text and the
+    other commands speak Japanese, the team's language."""
+    if args.command == "ask":
+        return language_for_text(" ".join(args.text), settings.ui_language)
+    return default_language(settings.ui_language)
 
 
 def print_json(data: object) -> None:
@@ -194,15 +205,21 @@ def lookup_json(result: Lookup) -> dict[str, object]:
 
 def print_lookup(result: Lookup) -> None:
     if result.match:
-        out.print(f"match: {result.match.title} ({result.match.type}) {result.match.path}")
+        match = result.match
+        out.print(
+            _("match: {title} ({type}) {path}").format(
+                title=match.title, type=type_label(match.type), path=match.path
+            )
+        )
     elif result.unresolved:
-        out.print(f"no page yet for {result.unresolved.name}; mentioned in:")
+        out.print(_("no page yet for {name}; mentioned in:").format(name=result.unresolved.name))
         for ref in result.unresolved.mentioned_in:
             out.print(f"  {ref.name}  {ref.path}")
     else:
-        out.print(f"no page named {result.query!r}")
+        out.print(_("no page named {query}").format(query=repr(result.query)))
     for candidate in result.candidates:
-        out.print(f"  {candidate.score:5.1f}  {candidate.title} ({candidate.type})  {candidate.path}")
+        kind = type_label(candidate.type)
+        out.print(f"  {candidate.score:5.1f}  {candidate.title} ({kind})  {candidate.path}")
 
 
 def run_search(settings: Settings, args: argparse.Namespace) -> int:
@@ -226,9 +243,9 @@ def search_json(result: SearchResult) -> dict[str, object]:
 
 def print_search(result: SearchResult) -> None:
     if not result.hits:
-        out.print("no pages match")
+        out.print(_("no pages match"))
     for number, hit in enumerate(result.hits, start=1):
-        out.print(f"{number}. {hit.title} ({hit.type})  {hit.path}")
+        out.print(f"{number}. {hit.title} ({type_label(hit.type)})  {hit.path}")
         out.print(f"   {hit.snippet}")
 
 

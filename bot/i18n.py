@@ -17,7 +17,8 @@ Which language (``UI_LANGUAGE``): ``ja`` or ``en`` always wins. With ``auto``:
 - an answer to a question is in the question's language (`question_language`);
 - commands, buttons and App Home follow the user's Slack locale (`language_for_locale`, looked up
   by `bot.user_locale`);
-- what goes to a channel for everyone (the digest) is in Japanese, the team's language;
+- what goes to a channel for everyone (the digest, unfurls) and the command line's own messages
+  are in Japanese, the team's language (`default_language`);
 - whatever cannot be told falls back to Japanese.
 """
 
@@ -131,6 +132,22 @@ def language_for_question(text: str, ui_language: str) -> Language:
     return question_language(text) or FALLBACK_LANGUAGE
 
 
+def language_for_command(ui_language: str) -> Language:
+    """The language of a command's or a button's answer: the setting, or under ``auto`` the one the
+    caller set from the user's Slack locale (`bot.user_locale`)."""
+    return ui_language if ui_language in LANGUAGES else current_language()  # type: ignore[return-value]
+
+
+def language_for_text(text: str, ui_language: str) -> Language:
+    """The language of the answer to what was typed in a terminal (``sakuin ask``, ``sakuin shell``):
+    a question's, or for ``/entity NAME`` and ``/wiki QUERY`` the language of what follows the
+    command."""
+    words = text.strip()
+    if words.startswith("/"):
+        words = words.partition(" ")[2]
+    return language_for_question(words, ui_language)
+
+
 def language_for_locale(locale: str | None, ui_language: str) -> Language:
     """The language for a user whose Slack locale is ``locale`` (``ja-JP``, ``en-US``, unknown: None).
 
@@ -144,6 +161,7 @@ def language_for_locale(locale: str | None, ui_language: str) -> Language:
     return FALLBACK_LANGUAGE
 
 
-def language_for_channel(ui_language: str) -> Language:
-    """The language of a message for a whole channel (the digest): the setting, or Japanese."""
+def default_language(ui_language: str) -> Language:
+    """The language for no one in particular (a channel's digest, an unfurl, the terminal): the
+    setting, or Japanese under ``auto``."""
     return ui_language if ui_language in LANGUAGES else FALLBACK_LANGUAGE  # type: ignore[return-value]

@@ -17,7 +17,7 @@ from bot.i18n import (
     _,
     catalog_path,
     current_language,
-    language_for_channel,
+    default_language,
     language_for_locale,
     language_for_question,
     ngettext,
@@ -174,8 +174,8 @@ def test_language_for_locale(setting, locale, language):
 
 
 @pytest.mark.parametrize(("setting", "language"), [("auto", "ja"), ("ja", "ja"), ("en", "en")])
-def test_language_for_channel(setting, language):
-    assert language_for_channel(setting) == language
+def test_default_language(setting, language):
+    assert default_language(setting) == language
 
 
 def user_answer(locale: str) -> dict:

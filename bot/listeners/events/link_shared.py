@@ -1,6 +1,6 @@
 """Links to wiki pages posted in Slack unfurl into a short card (only when ``WIKI_BASE_URL`` is set).
 
-Everyone in the channel sees the unfurl: it is in the channel's language (`language_for_channel`).
+Everyone in the channel sees the unfurl: it is in the channel's language (`default_language`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from urllib.parse import unquote, urlsplit
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.card import unfurl_blocks
-from bot.i18n import language_for_channel, use_language
+from bot.i18n import default_language, use_language
 from config.settings import Settings
 from index.wiki import IndexNotReady, Wiki
 
@@ -20,7 +20,7 @@ async def handle_link_shared(event: dict, client: AsyncWebClient, wiki: Wiki, se
     if not settings.wiki_base_url:
         return
     urls = [link["url"] for link in event.get("links") or [] if link.get("url")]
-    with use_language(language_for_channel(settings.ui_language)):
+    with use_language(default_language(settings.ui_language)):
         unfurls = await asyncio.to_thread(unfurls_for, urls, wiki)
     if not unfurls:
         return

@@ -1,0 +1,116 @@
+"""The UI language through the real server: the Slack locale for commands, buttons and App Home,
+the question's language for mentions, ``UI_LANGUAGE`` over both."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.blocks.buttons import OPEN_PAGE_SELECT, SHARE
+from tests.bot.block_kit import assert_valid_blocks, assert_valid_view, message_text
+from tests.bot.conftest import BASE_URL, running_bot
+from tests.bot.fake_slack import USER_ID, elements, mention_event
+
+JAPANESE_CARD = ("*リンク元*", "関連ページを開く", "チャンネルに共有")
+ENGLISH_CARD = ("*Linked from*", "Open a related page", "Share to channel")
+
+
+def slack_user(locale: str) -> dict:
+    return {"ok": True, "user": {"id": USER_ID, "name": "alice", "locale": locale}}
+
+
+async def entity_command(bot, text: str, name: str) -> dict:
+    sent = await bot.sender.command("/entity", text, response_url=bot.slack.response_url(name))
+    assert sent.status == 200 and sent.text == ""
+    (post,) = await bot.slack.wait_for_responses(name)
+    assert_valid_blocks(post.body["blocks"])
+    return post.body
+
+
+@pytest.mark.parametrize(
+    ("locale", "shown", "hidden"),
+    [("ja-JP", JAPANESE_CARD, ENGLISH_CARD), ("en-US", ENGLISH_CARD, JAPANESE_CARD)],
+)
+async def test_commands_follow_the_users_slack_locale(
+    tmp_path, fake_slack, linked_wiki, locale, shown, hidden
+):
+    fake_slack.answer("users.info", slack_user(locale))
+    async with running_bot(
+        tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL, ui_language="auto"
+    ) as bot:
+        first = message_text((await entity_command(bot, "ByteDance", "first"))["blocks"])
+        second = message_text((await entity_command(bot, "Minder", "second"))["blocks"])
+    assert all(label in first for label in shown) and not any(label in first for label in hidden)
+    assert "*リンク元*" in second or "*Linked from*" in second
+    (lookup,) = fake_slack.calls_to("users.info")  # cached: one lookup for both commands
+    assert lookup.args["user"] == USER_ID and lookup.args["include_locale"] in ("1", "true", "True")
+
+
+async def test_without_a_locale_commands_fall_back_to_japanese(tmp_path, fake_slack, linked_wiki):
+    fake_slack.answer("users.info", {"ok": False, "error": "missing_scope"})
+    async with running_bot(
+        tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL, ui_language="auto"
+    ) as bot:
+        text = message_text((await entity_command(bot, "ByteDance", "r"))["blocks"])
+    assert all(label in text for label in JAPANESE_CARD)
+
+
+async def test_the_setting_wins_over_the_locale_and_slack_is_not_asked(tmp_path, fake_slack, linked_wiki):
+    fake_slack.answer("users.info", slack_user("ja-JP"))
+    async with running_bot(
+        tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL, ui_language="en"
+    ) as bot:
+        text = message_text((await entity_command(bot, "ByteDance", "r"))["blocks"])
+    assert all(label in text for label in ENGLISH_CARD)
+    assert fake_slack.calls_to("users.info") == []
+
+
+async def test_buttons_answer_in_the_clicking_users_language(tmp_path, fake_slack, linked_wiki):
+    fake_slack.answer("users.info", slack_user("ja-JP"))
+    async with running_bot(
+        tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL, ui_language="auto"
+    ) as bot:
+        body = await entity_command(bot, "ByteDance", "r")
+        select = next(e for _, e in elements(body["blocks"]) if e["action_id"] == OPEN_PAGE_SELECT)
+        index = next(i for i, option in enumerate(select["options"]) if option["text"]["text"] == "Minder")
+        await bot.sender.click(
+            body["blocks"], OPEN_PAGE_SELECT, option_index=index, response_url=fake_slack.response_url("o")
+        )
+        (opened,) = await fake_slack.wait_for_responses("o")
+        await bot.sender.click(body["blocks"], SHARE, response_url=fake_slack.response_url("s"))
+        shared, _deleted = await fake_slack.wait_for_responses("s", count=2)
+    assert opened.body["blocks"][0]["text"]["text"] == "Minder"
+    assert "*リンク元*" in message_text(opened.body["blocks"])
+    assert f"<@{USER_ID}> さんが共有" in message_text(shared.body["blocks"])
+    assert_valid_blocks(shared.body["blocks"])
+
+
+@pytest.mark.parametrize(
+    ("question", "shown", "hidden"),
+    [
+        ("Minder を開発したのはどこ?", "*リンク元*", "*Linked from*"),
+        ("Who developed Minder?", "*Linked from*", "*リンク元*"),
+    ],
+)
+async def test_a_mention_is_answered_in_the_questions_language(
+    tmp_path, fake_slack, linked_wiki, question, shown, hidden
+):
+    fake_slack.answer("users.info", slack_user("en-US" if shown == "*リンク元*" else "ja-JP"))
+    async with running_bot(
+        tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL, ui_language="auto"
+    ) as bot:
+        await bot.sender.event(mention_event(question))
+        (call,) = await fake_slack.wait_for_calls("chat.postMessage")
+    text = message_text(call.args["blocks"])
+    assert_valid_blocks(call.args["blocks"])
+    assert call.args["blocks"][0]["text"]["text"] == "Minder"
+    assert shown in text and hidden not in text
+
+
+@pytest.mark.parametrize(("locale", "label"), [("ja-JP", "全文検索"), ("en-US", "full-text search")])
+async def test_app_home_follows_the_users_locale(tmp_path, fake_slack, linked_wiki, locale, label):
+    fake_slack.answer("users.info", slack_user(locale))
+    async with running_bot(tmp_path, fake_slack, linked_wiki, ui_language="auto") as bot:
+        await bot.sender.event({"type": "app_home_opened", "user": USER_ID, "tab": "home", "event_ts": "1.2"})
+        (call,) = await fake_slack.wait_for_calls("views.publish")
+    assert_valid_view(call.args["view"])
+    assert label in message_text(call.args["view"]["blocks"])
