@@ -1,0 +1,195 @@
+"""Every kind of reply in ``UI_LANGUAGE=ja`` and ``en``, through `bot.replies`, within Block Kit limits.
+
+A Japanese reply must carry no English UI phrase (every phrase of the catalog's source strings is
+looked for), and an English one no Japanese UI phrase.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.blocks.visible import visible_text
+from bot.cli import main
+from bot.i18n import catalog_path, use_language
+from bot.replies import Reply, card_reply, reply_for_text, shared_reply
+from index.wiki import Wiki
+from tests.bot.block_kit import assert_valid_blocks
+from tests.conftest import EXAMPLE_VAULT, make_settings
+from tests.vaults import entity, write_vault
+
+_PLACEHOLDER = re.compile(r"\{[^}]*\}")
+_TRIM = " .:;,()`*_…-\n"
+
+
+@cache
+def ui_phrases() -> tuple[frozenset[str], frozenset[str]]:
+    """(English phrases, Japanese phrases) of the catalog: the fixed text between placeholders."""
+    with catalog_path("ja").open("rb") as po:
+        catalog = read_po(po, locale="ja")
+    english: set[str] = set()
+    japanese: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        sources = [message.id] if isinstance(message.id, str) else list(message.id)
+        targets = [message.string] if isinstance(message.string, str) else list(message.string)
+        for source in sources:
+            for piece in _PLACEHOLDER.split(source):
+                piece = piece.strip(_TRIM)
+                if len(re.findall(r"[A-Za-z]+", piece)) >= 2 and not any(piece in t for t in targets):
+                    english.add(piece)
+        for target in targets:
+            for piece in _PLACEHOLDER.split(target):
+                piece = piece.strip(_TRIM)
+                if len(piece) >= 6 and not any(piece in s for s in sources):
+                    japanese.add(piece)
+    return frozenset(english), frozenset(japanese)
+
+
+def reader_text(reply: Reply) -> str:
+    """What a person reads: the notification text, the blocks, and the labels of buttons and selects."""
+    labels = [
+        element.get("text", element.get("placeholder", {})).get("text", "")
+        for block in reply.blocks
+        for element in [*block.get("elements", []), *([block["accessory"]] if "accessory" in block else [])]
+        if element.get("type") in ("button", "static_select")
+    ]
+    return "\n".join([reply.text, visible_text(reply.blocks), *labels])
+
+
+def check(reply: Reply, language: str, label: str) -> None:
+    assert_valid_blocks(reply.blocks)
+    assert reply.text and len(reply.text) <= 3000
+    text = reader_text(reply)
+    assert label in text, f"{label!r} not in the {language} reply:\n{text}"
+    english, japanese = ui_phrases()
+    foreign = english if language == "ja" else japanese
+    found = sorted(phrase for phrase in foreign if phrase in text)
+    assert not found, f"the {language} reply shows {found}:\n{text}"
+
+
+KINDS = [
+    # kind, text, English label, Japanese label
+    ("card", "/entity ByteDance", "Linked from", "リンク元"),
+    ("card buttons", "/entity ByteDance", "Share to channel", "チャンネルに共有"),
+    ("unresolved", "/entity Zhuo Jiang", "has no page yet", "のページはまだありません"),
+    ("no match", "/entity Lin", "No page is called", "というページはありません"),
+    ("search", "/wiki CCL ハング", "Top 5 for", "の上位"),
+    ("search button", "/wiki CCL ハング", "Card", "カード"),
+    ("nothing found", "/wiki qzxqzxqzx", "Nothing in the wiki matches", "に一致するものは Wiki にありません"),
+    ("help", "/wiki help", "How to use sakuin", "sakuin の使い方"),
+    ("entity help", "/entity", "full-text search", "全文検索"),
+    ("digest elsewhere", "/wiki digest", "previews the digest", "ダイジェストを確認"),
+    ("name too long", "/entity " + "x" * 300, "characters long", "文字は長すぎます"),
+    ("query too long", "/wiki " + "長い質問" * 300, "characters long", "文字は長すぎます"),
+    ("question", "Minder を開発したのはどこ?", "Passages for", "に関する箇所"),
+    ("question in English", "Who developed Minder?", "Passages for", "に関する箇所"),
+    ("question unanswered", "qzxqzxqzx zzyzx", "could not find anything", "何も見つかりませんでした"),
+]
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize(("kind", "text", "english", "japanese"), KINDS, ids=[kind[0] for kind in KINDS])
+def test_every_reply_kind_in_both_languages(linked_wiki, tmp_path, language, kind, text, english, japanese):
+    reply = reply_for_text(text, linked_wiki, make_settings(tmp_path, ui_language=language))
+    check(reply, language, japanese if language == "ja" else english)
+
+
+@pytest.mark.parametrize(("language", "label"), [("ja", "どれのことですか"), ("en", "Which one do you mean")])
+def test_candidates_in_both_languages(tmp_path, language, label):
+    vault = write_vault(
+        tmp_path / "vault",
+        {
+            "wiki/entities/Mercury (planet).md": entity("Mercury", body="太陽に最も近い惑星。"),
+            "wiki/entities/Mercury (element).md": entity("Mercury", body="水銀。"),
+        },
+    )
+    small = Wiki.open(vault, tmp_path / "index")
+    small.update()
+    check(
+        reply_for_text("/entity mercury", small, make_settings(tmp_path, ui_language=language)),
+        language,
+        label,
+    )
+
+
+@pytest.mark.parametrize(("language", "label"), [("ja", "索引を作成中"), ("en", "still being built")])
+@pytest.mark.parametrize("text", ["/entity ByteDance", "/wiki MegaScale", "Minder とは"])
+def test_index_not_ready_in_both_languages(tmp_path, language, label, text):
+    unbuilt = Wiki.open(EXAMPLE_VAULT, tmp_path / "never-built")
+    check(reply_for_text(text, unbuilt, make_settings(tmp_path, ui_language=language)), language, label)
+
+
+@pytest.mark.parametrize(
+    ("language", "label"), [("ja", "もう Wiki にありません"), ("en", "no longer in the wiki")]
+)
+def test_a_removed_page_in_both_languages(linked_wiki, tmp_path, language, label):
+    settings = make_settings(tmp_path, ui_language=language)
+    check(card_reply("wiki/entities/Gone.md", linked_wiki, settings), language, label)
+
+
+@pytest.mark.parametrize(("language", "label"), [("ja", "リンク元"), ("en", "Linked from")])
+@pytest.mark.parametrize("value", ["text:/entity ByteDance", "page:wiki/entities/ByteDance.md"])
+def test_a_shared_answer_in_both_languages(linked_wiki, tmp_path, language, label, value):
+    check(shared_reply(value, linked_wiki, make_settings(tmp_path, ui_language=language)), language, label)
+
+
+@pytest.mark.parametrize(
+    ("caller", "text", "label"),
+    [
+        ("ja", "/entity ByteDance", "リンク元"),  # a command: the user's locale, set by the caller
+        ("en", "/entity ByteDance", "Linked from"),
+        ("en", "Minder を開発したのはどこ?", "に関する箇所"),  # a question: its own language
+        ("ja", "Who developed Minder?", "Passages for"),
+    ],
+)
+def test_auto_follows_the_caller_for_commands_and_the_text_for_questions(
+    linked_wiki, tmp_path: Path, caller, text, label
+):
+    with use_language(caller):
+        reply = reply_for_text(text, linked_wiki, make_settings(tmp_path, ui_language="auto"))
+    assert label in reader_text(reply)
+
+
+@pytest.mark.parametrize(
+    ("setting", "text", "label"),
+    [
+        ("ja", "/entity ByteDance", "リンク元"),
+        ("en", "/entity バイトダンス", "Linked from"),
+        ("auto", "/entity ByteDance", "Linked from"),  # auto: the language of the text
+        ("auto", "/entity バイトダンス", "リンク元"),
+        ("auto", "Minder を開発したのはどこ?", "に関する箇所"),
+        ("auto", "Who developed Minder?", "Passages for"),
+    ],
+)
+def test_sakuin_ask_uses_the_setting_or_the_texts_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], setting, text, label
+):
+    monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
+    monkeypatch.setenv("STATE_DB", str(tmp_path / "state.sqlite3"))
+    monkeypatch.setenv("UI_LANGUAGE", setting)
+    assert main(["ask", "--json", text]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    check(Reply(payload["text"], tuple(payload["blocks"])), "ja" if label in JAPANESE_LABELS else "en", label)
+
+
+JAPANESE_LABELS = {"リンク元", "に関する箇所"}
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"), [("auto", "というページはありません"), ("en", "no page named")]
+)
+def test_the_command_lines_own_messages_follow_the_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], setting, message
+):
+    monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
+    monkeypatch.setenv("STATE_DB", str(tmp_path / "state.sqlite3"))
+    monkeypatch.setenv("UI_LANGUAGE", setting)
+    assert main(["lookup", "Qzxqzxqzx"]) == 0
+    assert message in capsys.readouterr().out
