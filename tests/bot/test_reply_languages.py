@@ -158,28 +158,31 @@ def test_auto_follows_the_caller_for_commands_and_the_text_for_questions(
 
 
 @pytest.mark.parametrize(
-    ("setting", "text", "label"),
+    ("setting", "text", "language", "label"),
     [
-        ("ja", "/entity ByteDance", "リンク元"),
-        ("en", "/entity バイトダンス", "Linked from"),
-        ("auto", "/entity ByteDance", "Linked from"),  # auto: the language of the text
-        ("auto", "/entity バイトダンス", "リンク元"),
-        ("auto", "Minder を開発したのはどこ?", "に関する箇所"),
-        ("auto", "Who developed Minder?", "Passages for"),
+        ("ja", "/entity ByteDance", "ja", "リンク元"),
+        ("en", "/entity バイトダンス", "en", "Linked from"),
+        ("auto", "/entity ByteDance", "en", "Linked from"),  # auto: the language of the text
+        ("auto", "/entity バイトダンス", "ja", "リンク元"),
+        ("auto", "Minder を開発したのはどこ?", "ja", "に関する箇所"),
+        ("auto", "Who developed Minder?", "en", "Passages for"),
     ],
 )
 def test_sakuin_ask_uses_the_setting_or_the_texts_language(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], setting, text, label
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    setting,
+    text,
+    language,
+    label,
 ):
     monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
     monkeypatch.setenv("STATE_DB", str(tmp_path / "state.sqlite3"))
     monkeypatch.setenv("UI_LANGUAGE", setting)
     assert main(["ask", "--json", text]) == 0
     payload = json.loads(capsys.readouterr().out)
-    check(Reply(payload["text"], tuple(payload["blocks"])), "ja" if label in JAPANESE_LABELS else "en", label)
-
-
-JAPANESE_LABELS = {"リンク元", "に関する箇所"}
+    check(Reply(payload["text"], tuple(payload["blocks"])), language, label)
 
 
 @pytest.mark.parametrize(
