@@ -250,11 +250,14 @@ def print_search(result: SearchResult) -> None:
 
 
 def run_ask(settings: Settings, args: argparse.Namespace) -> int:
+    """The message as Slack would end up showing it: with ``LLM_*`` set, after the model answered
+    (or failed, which leaves the extractive answer)."""
+    from bot.questions import final_reply
     from bot.replies import reply_for_text
     from bot.terminal import render_reply
 
     wiki = fresh_wiki(settings)
-    reply = reply_for_text(" ".join(args.text), wiki, settings)
+    reply = asyncio.run(final_reply(reply_for_text(" ".join(args.text), wiki, settings), settings))
     if args.json:
         print_json({"text": reply.text, "blocks": list(reply.blocks)})
     else:

@@ -51,9 +51,12 @@ async def delete_original(respond: AsyncRespond) -> None:
 
 async def post_reply(
     client: AsyncWebClient, channel: str, reply: Reply, *, thread_ts: str | None = None
-) -> None:
-    """A message in ``channel`` (in the thread ``thread_ts`` when given); our links are not unfurled."""
-    await client.chat_postMessage(
+) -> str | None:
+    """A message in ``channel`` (in the thread ``thread_ts`` when given); our links are not unfurled.
+
+    Returns the message's ``ts``, by which it can be updated.
+    """
+    response = await client.chat_postMessage(
         channel=channel,
         thread_ts=thread_ts,
         text=reply.text,
@@ -61,3 +64,4 @@ async def post_reply(
         unfurl_links=False,
         unfurl_media=False,
     )
+    return response.get("ts")

@@ -41,6 +41,8 @@ class Reply:
 
     text: str
     blocks: tuple[dict, ...]
+    result: SearchResult | None = None
+    """For the answer to a question: the search it was built from (the passages a model may rewrite)."""
 
     def message(self) -> dict:
         return {"text": self.text, "blocks": list(self.blocks)}
@@ -121,7 +123,7 @@ def question_reply(question: str, wiki: Wiki, settings: Settings) -> Reply:
     result = wiki.search(question, limit=SEARCH_LIMIT)
     subject = main_subject(result)
     card = wiki.card(subject) if subject is not None else None
-    return Reply(answer_text(result, card), tuple(answer_blocks(result, card)))
+    return Reply(answer_text(result, card), tuple(answer_blocks(result, card)), result)
 
 
 def main_subject(result: SearchResult) -> str | None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from rich.console import Console
 
 from bot.i18n import N_, _, language_for_text, use_language
+from bot.questions import final_reply
 from bot.replies import reply_for_text
 from bot.terminal import render_reply
 from config.settings import Settings
@@ -37,4 +40,4 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
             )
             continue
         with use_language(language_for_text(line, settings.ui_language)):
-            render_reply(reply_for_text(line, wiki, settings), console)
+            render_reply(asyncio.run(final_reply(reply_for_text(line, wiki, settings), settings)), console)

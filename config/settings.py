@@ -10,9 +10,10 @@ import re
 from datetime import time
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 BUNDLED_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
@@ -61,7 +62,7 @@ class Settings(BaseSettings):
     assistant_enabled: bool = False
 
     llm_base_url: str | None = None
-    llm_model: str | None = None
+    llm_model: str | None = Field(default=None, validate_default=True)
     llm_api_key: SecretStr | None = None
     llm_timeout: float = Field(default=20.0, gt=0)
 
@@ -112,6 +113,21 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("llm_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        parts = urlsplit(value) if value is not None else None
+        if parts is not None and (parts.scheme not in ("http", "https") or not parts.netloc):
+            raise ValueError("expected an http(s) URL such as https://api.openai.com/v1")
+        return value
+
+    @field_validator("llm_model")
+    @classmethod
+    def _model_named(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None and info.data.get("llm_base_url") is not None:
+            raise ValueError("required when LLM_BASE_URL is set (the model name sent as `model`)")
+        return value
 
     @property
     def zone(self) -> ZoneInfo:

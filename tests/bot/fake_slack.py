@@ -13,7 +13,9 @@ What it does:
 
 - records every Web API call in ``slack.calls`` (`Call`: method, args, token, status) in order;
 - answers ``auth.test`` for ``xoxb-`` tokens (``invalid_auth`` otherwise), ``chat.postMessage`` with a
-  fresh ``ts``, ``apps.connections.open`` with its own WebSocket URL for ``xapp-`` tokens, and
+  fresh ``ts``, ``chat.update`` of a posted message (``message_not_found`` otherwise; ``slack.message(ts)``
+  is the message as it stands), ``apps.connections.open`` with its own WebSocket URL for ``xapp-``
+  tokens, and
   ``{"ok": true}`` for anything else (``slack.answer(method, body)`` overrides an answer);
 - injects failures for chosen methods: ``slack.fail(method, status=429, retry_after=1)``,
   ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
@@ -93,6 +95,7 @@ class FakeSlack:
         self._faults: dict[str, list[_Fault]] = {}
         self._answers: dict[str, dict[str, Any]] = {}
         self._ts = itertools.count(1)
+        self._messages: dict[str, dict[str, Any]] = {}
         self._sockets: list[web.WebSocketResponse] = []
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -155,6 +158,10 @@ class FakeSlack:
     def calls_to(self, method: str, *, answered: bool = True) -> list[Call]:
         """Calls of ``method``; by default only those answered with 200 (not the injected failures)."""
         return [c for c in self.calls if c.method == method and (not answered or c.status == 200)]
+
+    def message(self, ts: str) -> dict[str, Any]:
+        """The message posted as ``ts`` as it stands now: its post's arguments, then its updates'."""
+        return self._messages[ts]
 
     def responses_to(self, name: str) -> list[ResponsePost]:
         return [post for post in self.responses if post.name == name]
@@ -256,12 +263,18 @@ class FakeSlack:
             return {"ok": True, "url": self.socket_url}
         if method == "chat.postMessage":
             ts = f"{1700000000 + next(self._ts)}.000100"
+            self._messages[ts] = dict(args)
             return {
                 "ok": True,
                 "channel": args.get("channel"),
                 "ts": ts,
                 "message": {"text": args.get("text")},
             }
+        if method == "chat.update":
+            if args.get("ts") not in self._messages:
+                return {"ok": False, "error": "message_not_found"}
+            self._messages[args["ts"]].update(args)
+            return {"ok": True, "channel": args.get("channel"), "ts": args["ts"], "text": args.get("text")}
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1700000000 + next(self._ts)}.000200"}
         if method == "views.publish":

@@ -128,6 +128,8 @@ async def test_the_language_of_a_listener_reaches_its_thread():
         ("ByteDance の MegaScale を開発したのは?", "ja"),
         ("バイトダンス", "ja"),
         ("ｂｙｔｅｄａｎｃｅ について", "ja"),  # full-width letters count as Latin after NFKC
+        ("ｍｉｎｄｅｒ とは", "ja"),
+        ("字节跳动", "ja"),  # Chinese: kanji, so the UI's Japanese
         ("What is 関連?", "ja"),  # a tie goes to Japanese
         ("who else worked on it?", "en"),
         ("Which system diagnoses CCL hangs?", "en"),

@@ -17,9 +17,11 @@ from babel.messages.pofile import read_po
 from bot.blocks.visible import visible_text
 from bot.cli import main
 from bot.i18n import catalog_path, use_language
+from bot.questions import final_reply
 from bot.replies import Reply, card_reply, reply_for_text, shared_reply
 from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks
+from tests.bot.fake_openai import MODEL, FakeOpenAI
 from tests.conftest import EXAMPLE_VAULT, make_settings
 from tests.vaults import entity, write_vault
 
@@ -196,3 +198,23 @@ def test_the_command_lines_own_messages_follow_the_setting(
     monkeypatch.setenv("UI_LANGUAGE", setting)
     assert main(["lookup", "Qzxqzxqzx"]) == 0
     assert message in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("setting", "language", "label", "prompt"),
+    [
+        ("ja", "ja", "Wiki の 5 箇所から作成", "Write the answer in Japanese"),
+        ("en", "en", "written by `fake-model-1` from 5 wiki passages", "Write the answer in English"),
+        ("auto", "ja", "Wiki の 5 箇所から作成", "Write the answer in Japanese"),
+    ],
+)
+async def test_a_model_answer_in_the_ui_language(linked_wiki, tmp_path, setting, language, label, prompt):
+    question = "Minder を開発したのはどこ?"
+    async with FakeOpenAI() as model:
+        model.reply("Minder は ByteDance が開発した [1]。")
+        settings = make_settings(
+            tmp_path, ui_language=setting, llm_base_url=model.base_url, llm_model=MODEL, llm_timeout=10.0
+        )
+        reply = await final_reply(reply_for_text(question, linked_wiki, settings), settings)
+    check(reply, language, label)
+    assert prompt in model.requests[0].system

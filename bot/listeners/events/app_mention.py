@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.notices import refused_blocks
-from bot.delivery import post_reply
 from bot.i18n import _, language_for_question, use_language
 from bot.mrkdwn import strip_mention, unescape
-from bot.replies import reply_for_text
+from bot.questions import answer_question
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -37,6 +35,5 @@ async def handle_app_mention(
                 thread_ts=event.get("thread_ts"),
             )
         return
-    reply = await asyncio.to_thread(reply_for_text, text, wiki, settings, private=False)
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
-    await post_reply(client, channel, reply, thread_ts=thread_ts)
+    await answer_question(client, channel, text, wiki, settings, thread_ts=thread_ts)

@@ -6,14 +6,11 @@ messages written by a person in a DM are answered.
 
 from __future__ import annotations
 
-import asyncio
-
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.delivery import post_reply
 from bot.mrkdwn import strip_mention, unescape
-from bot.replies import reply_for_text
+from bot.questions import answer_question
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -26,5 +23,4 @@ async def handle_message(
     if event.get("channel_type") != "im" or event.get("subtype") not in ANSWERED_SUBTYPES:
         return
     text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
-    reply = await asyncio.to_thread(reply_for_text, text, wiki, settings, private=False)
-    await post_reply(client, event["channel"], reply, thread_ts=event.get("thread_ts"))
+    await answer_question(client, event["channel"], text, wiki, settings, thread_ts=event.get("thread_ts"))

@@ -1,0 +1,152 @@
+"""The one way a question is answered in Slack: mentions, DMs and thread follow-ups come here.
+
+1. The extractive answer (`bot.replies`) is posted at once.
+2. When a model is configured (``LLM_BASE_URL``), that same message is rewritten in place while the
+   model's answer streams in: ``chat.update`` at most every `UPDATE_INTERVAL_S`, each draft showing
+   only sentences that passed the grounding check, above the extractive answer; then the final
+   answer with its cited pages and "written by `model` from N wiki passages".
+3. When the model fails, or its answer cites nothing that was sent, the extractive answer stays
+   (and comes back, if a draft had replaced it). The user never sees an error from the model.
+
+Slack's own streaming methods (``chat.startStream``/``appendStream``/``stopStream``, in slack_sdk
+since 3.37) are not used: a stream is a new message, so the answer would be posted twice; it shows
+the text as it arrives, before its citations can be checked; and it only works in a thread.
+``chat.update`` works in every workspace, in threads and channels alike.
+
+`/entity` cards and `/wiki` results never come here: they are the wiki's own words. The model's
+answer and its labels are in the question's language, as the extractive answer is (`bot.i18n`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import aiohttp
+from slack_sdk.errors import SlackClientError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.blocks.written import draft_blocks, written_blocks, written_text
+from bot.delivery import post_reply
+from bot.i18n import language_for_question, use_language
+from bot.llm import WrittenAnswer, model_configured, write_answer
+from bot.llm_grounding import Grounding, NumberedPassage, Sentence, passages_from
+from bot.replies import Reply, reply_for_text
+from config.settings import Settings
+from index.wiki import Wiki
+
+log = logging.getLogger(__name__)
+
+UPDATE_INTERVAL_S = 1.0
+"""At most one draft update a second (``chat.update`` is a Tier 3 method: about 50 a minute)."""
+
+
+async def answer_question(
+    client: AsyncWebClient,
+    channel: str,
+    text: str,
+    wiki: Wiki,
+    settings: Settings,
+    *,
+    thread_ts: str | None = None,
+) -> str | None:
+    """Post the answer to ``text`` (in ``thread_ts`` when given), then let the model rewrite it.
+
+    Returns the ``ts`` of the one message posted.
+    """
+    reply = await asyncio.to_thread(reply_for_text, text, wiki, settings, private=False)
+    ts = await post_reply(client, channel, reply, thread_ts=thread_ts)
+    if ts is not None:
+        await rewrite_in_place(client, channel, ts, reply, settings)
+    return ts
+
+
+async def rewrite_in_place(
+    client: AsyncWebClient, channel: str, ts: str, posted: Reply, settings: Settings
+) -> None:
+    """Rewrite the message ``ts`` (``posted``, an extractive answer) with the model's answer.
+
+    Does nothing without a model, or for a reply that is not the answer to a question. On failure
+    the message is left as ``posted`` (or put back to it, if a draft had replaced it).
+    """
+    passages = passages_of(posted)
+    if not passages or not model_configured(settings) or posted.result is None:
+        return
+    question = posted.result.query
+    with use_language(language_for_question(question, settings.ui_language)):
+        message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "")
+        written = await write_answer(settings, question, passages, on_draft=message.draft)
+        await message.finish(written)
+
+
+async def final_reply(reply: Reply, settings: Settings) -> Reply:
+    """What the message ends as (``sakuin ask``): the model's answer, or ``reply`` when there is none."""
+    passages = passages_of(reply)
+    if not passages or not model_configured(settings) or reply.result is None:
+        return reply
+    question = reply.result.query
+    with use_language(language_for_question(question, settings.ui_language)):
+        written = await write_answer(settings, question, passages)
+        return reply if written is None else written_reply(written)
+
+
+def passages_of(reply: Reply) -> tuple[NumberedPassage, ...]:
+    """The passages a model may write the reply's answer from: none for cards, help or notices."""
+    return passages_from(reply.result) if reply.result is not None else ()
+
+
+def written_reply(written: WrittenAnswer) -> Reply:
+    blocks = written_blocks(written.grounding, written.passages, written.model)
+    return Reply(written_text(written.grounding), tuple(blocks))
+
+
+class _InPlace:
+    """The posted message, rewritten by ``chat.update``: throttled drafts, then the final answer."""
+
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        channel: str,
+        ts: str,
+        extractive: Reply,
+        passages: tuple[NumberedPassage, ...],
+        model: str,
+    ) -> None:
+        self.client, self.channel, self.ts = client, channel, ts
+        self.extractive, self.passages, self.model = extractive, passages, model
+        self.shown: tuple[Sentence, ...] = ()
+        self.updated_at = float("-inf")
+
+    async def draft(self, grounding: Grounding) -> None:
+        if not grounding.sentences or grounding.sentences == self.shown:
+            return
+        if time.monotonic() - self.updated_at < UPDATE_INTERVAL_S:
+            return
+        blocks = draft_blocks(grounding, self.passages, self.model, self.extractive.blocks)
+        # Counted as shown before the call: a timeout may cancel it after Slack applied it.
+        self.shown = grounding.sentences
+        await self._update(Reply(written_text(grounding), tuple(blocks)))
+
+    async def finish(self, written: WrittenAnswer | None) -> None:
+        if written is not None:
+            await self._update(written_reply(written))
+            log.info(
+                "model answer in %s %s: %s sentences citing %s",
+                self.channel,
+                self.ts,
+                len(written.grounding.sentences),
+                list(written.grounding.cited),
+            )
+        elif self.shown:
+            await self._update(self.extractive)
+
+    async def _update(self, reply: Reply) -> None:
+        self.updated_at = time.monotonic()
+        try:
+            await self.client.chat_update(
+                channel=self.channel, ts=self.ts, text=reply.text, blocks=list(reply.blocks)
+            )
+        except (SlackClientError, aiohttp.ClientError, TimeoutError) as error:
+            # The answer the user has stays as it is; nothing else can be done about it.
+            log.warning("could not update answer %s in %s: %s", self.ts, self.channel, error)
