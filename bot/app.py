@@ -5,16 +5,17 @@ signature, authorization, the app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
-3. answer each Events API event once, whatever Slack retries (``X-Slack-Retry-Num``, same ``event_id``);
-4. hand the listeners the wiki and the settings (as the ``wiki`` and ``settings`` arguments), and
-   each user's UI language (``languages``, `bot.user_locale.UserLanguages`).
+3. hand the listeners the wiki, the settings, the state store and each user's UI language (as the
+   ``wiki``, ``settings``, ``state`` and ``languages`` arguments; `bot.user_locale.UserLanguages`).
+
+Each event is answered once whatever Slack retries; that claim is made after the event is
+acknowledged (`bot.listeners.events.once`).
 
 One error handler logs a failed listener with its context and tells the user politely.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -30,7 +31,7 @@ from bot.i18n import Language, _, language_for_locale, language_for_question, us
 from bot.listeners import register_listeners
 from bot.mrkdwn import strip_mention
 from bot.replies import Reply
-from bot.state import StateStore
+from bot.state.store import AsyncStateStore
 from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
@@ -38,11 +39,9 @@ from index.wiki import Wiki
 log = logging.getLogger(__name__)
 
 Next = Callable[[], Awaitable[None]]
-EVENT_TTL_S = 3600.0
-"""How long an answered event id is remembered (Slack retries for about 5 minutes)."""
 
 
-def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncWebClient) -> AsyncApp:
+def create_app(settings: Settings, wiki: Wiki, state: AsyncStateStore, client: AsyncWebClient) -> AsyncApp:
     """The Bolt app for HTTP (`bot.server`) and Socket Mode (`bot.socket_mode`) alike.
 
     Events are acknowledged before the listener runs (``process_before_response=False``): a search
@@ -57,8 +56,7 @@ def create_app(settings: Settings, wiki: Wiki, store: StateStore, client: AsyncW
     )
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
-    app.use(_answer_events_once(store))
-    app.use(_provide(settings, wiki, UserLanguages(settings.ui_language)))
+    app.use(_provide(settings, wiki, state, UserLanguages(settings.ui_language)))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -108,22 +106,13 @@ async def _ignore_bots(context: AsyncBoltContext, body: dict, next: Next) -> Bol
     return None
 
 
-def _answer_events_once(store: StateStore) -> Callable[..., Awaitable[BoltResponse | None]]:
-    async def answer_events_once(body: dict, next: Next) -> BoltResponse | None:
-        event_id = body.get("event_id") if body.get("type") == "event_callback" else None
-        if event_id and not await asyncio.to_thread(store.claim_event, event_id, EVENT_TTL_S):
-            log.info("event %s was already answered; ignoring Slack's retry", event_id)
-            return BoltResponse(status=200, body="")
-        await next()
-        return None
-
-    return answer_events_once
-
-
-def _provide(settings: Settings, wiki: Wiki, languages: UserLanguages) -> Callable[..., Awaitable[None]]:
+def _provide(
+    settings: Settings, wiki: Wiki, state: AsyncStateStore, languages: UserLanguages
+) -> Callable[..., Awaitable[None]]:
     async def provide(context: AsyncBoltContext, next: Next) -> None:
         context["wiki"] = wiki
         context["settings"] = settings
+        context["state"] = state
         context["languages"] = languages
         await next()
 

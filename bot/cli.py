@@ -18,8 +18,8 @@ from rich.table import Table
 
 from bot.blocks.page_types import type_label
 from bot.i18n import Language, _, default_language, language_for_text, use_language
-from config.settings import Settings, SettingsError, load_settings
-from index.model import IndexReport, Lookup, SearchResult
+from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
+from index.model import Digest, IndexReport, Lookup, SearchResult
 from index.wiki import Wiki
 
 err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
@@ -117,8 +117,7 @@ def print_json(data: object) -> None:
 
 
 def open_wiki(settings: Settings) -> Wiki:
-    if not settings.wiki_dir.is_dir():
-        raise SettingsError(f"invalid setting WIKI_DIR: {settings.wiki_dir} is not a folder")
+    require_wiki_dir(settings)
     return Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
 
 
@@ -250,18 +249,23 @@ def print_search(result: SearchResult) -> None:
 
 
 def run_ask(settings: Settings, args: argparse.Namespace) -> int:
-    """The message as Slack would end up showing it: with ``LLM_*`` set, after the model answered
-    (or failed, which leaves the extractive answer)."""
+    """The messages as Slack would end up showing them: with ``LLM_*`` set, after the model
+    answered (or failed, which leaves the extractive answer)."""
     from bot.questions import final_reply
-    from bot.replies import reply_for_text
+    from bot.replies import replies_for_text
     from bot.terminal import render_reply
 
     wiki = fresh_wiki(settings)
-    reply = asyncio.run(final_reply(reply_for_text(" ".join(args.text), wiki, settings), settings))
+    replies = [
+        asyncio.run(final_reply(reply, settings))
+        for reply in replies_for_text(" ".join(args.text), wiki, settings)
+    ]
     if args.json:
-        print_json({"text": reply.text, "blocks": list(reply.blocks)})
+        payloads = [reply.message() for reply in replies]
+        print_json(payloads[0] if len(payloads) == 1 else payloads)
     else:
-        render_reply(reply, out)
+        for reply in replies:
+            render_reply(reply, out)
     return 0
 
 
@@ -272,9 +276,68 @@ def run_shell(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_digest(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.digest import run_digest_command
+    return asyncio.run(digest_command(settings, args.date, dry_run=args.dry_run, as_json=args.json))
 
-    return asyncio.run(run_digest_command(settings, args.date, args.dry_run, args.json))
+
+async def digest_command(settings: Settings, day: date | None, *, dry_run: bool, as_json: bool) -> int:
+    """``sakuin digest [--date D] [--dry-run] [--json]``: one run, for cron or by hand.
+
+    Prints the JSON contract with ``--json``; prints the messages instead of posting with
+    ``--dry-run``; otherwise posts to every DIGEST_CHANNEL that has not had the day yet and exits
+    0 once Slack confirmed it (or it was posted before), 1 when it could not be delivered.
+    """
+    from bot.blocks.digest import digest_messages
+    from bot.digest.days import day_digest, fresh_digest, yesterday
+    from bot.digest.posting import post_until_settled
+    from bot.slack_client import build_client
+    from bot.state.store import AsyncStateStore, open_state_store
+    from bot.terminal import render_reply
+
+    day = day or yesterday(settings)
+    if not dry_run:
+        require(settings, "slack_bot_token")
+        if not settings.digest_channel:
+            raise SettingsError("missing setting DIGEST_CHANNEL: required to post the digest")
+    wiki = open_wiki(settings)
+    if dry_run:
+        digest = await asyncio.to_thread(fresh_digest, settings, wiki, day)
+        if as_json:
+            print_json(digest_json(digest))
+        else:
+            for reply in digest_messages(digest, post_empty=True):
+                render_reply(reply, out)
+        return 0
+    with open_state_store(settings.state_db) as store:
+        client = build_client(settings)
+        outcome = await post_until_settled(settings, wiki, client, AsyncStateStore(store), day)
+    if as_json:
+        print_json(digest_json(outcome.digest or await asyncio.to_thread(day_digest, settings, wiki, day)))
+    for channel in outcome.channels:
+        line = f"digest {outcome.day} {channel.channel}: {channel.status}"
+        if channel.messages:
+            line += f" ({len(channel.messages)} message(s))"
+        elif channel.error:
+            line += f": {channel.error}"
+        print(line, file=sys.stderr if as_json or not channel.status.settled else sys.stdout)
+    return 0 if outcome.settled else 1
+
+
+def digest_json(digest: Digest) -> dict[str, object]:
+    """The contract's JSON shape (product.md)."""
+    return {
+        "date": digest.date,
+        "sources": [
+            {
+                "path": item.path,
+                "title": item.title,
+                "venue": item.venue,
+                "year": item.year,
+                "summary": item.summary,
+                "cited_by": [ref.path for ref in item.cited_by if ref.path],
+            }
+            for item in digest.items
+        ],
+    }
 
 
 def run_serve(settings: Settings, args: argparse.Namespace) -> int:

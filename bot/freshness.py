@@ -24,23 +24,47 @@ DEBOUNCE_MS = 250
 
 
 class Freshener:
-    """Runs `Wiki.update` off the event loop, never twice at once, never losing a trigger."""
+    """Runs `Wiki.update` off the event loop, never twice at once, never losing a trigger.
+
+    ``triggers`` counts the updates asked for, ``updates`` those run; ``watching`` is set while
+    file events are followed.
+    """
 
     def __init__(self, wiki: Wiki) -> None:
         self.wiki = wiki
-        self._running = asyncio.Lock()
         self._dirty = False
+        self._task: asyncio.Task[None] | None = None
+        self.triggers = 0
         self.updates = 0
+        self.watching = asyncio.Event()
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def request(self) -> None:
+        """Ask for an update without waiting for it: one starts now, or, while one runs, the
+        index is marked dirty and one more follows (however many were asked for meanwhile)."""
+        self.triggers += 1
+        self._dirty = True
+        if not self.running:
+            self._task = asyncio.create_task(self._update_while_dirty(), name="index-update")
 
     async def refresh(self) -> None:
-        if self._running.locked():
-            self._dirty = True
-            return
-        async with self._running:
-            self._dirty = True
-            while self._dirty:
-                self._dirty = False
-                await asyncio.to_thread(self._update)
+        """Ask for an update and wait until the index holds what was on disk when asked."""
+        self.request()
+        assert self._task is not None
+        await asyncio.shield(self._task)
+
+    def stop(self) -> None:
+        """Stop following up; an update already in its thread finishes on its own."""
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _update_while_dirty(self) -> None:
+        while self._dirty:
+            self._dirty = False
+            await asyncio.to_thread(self._update)
 
     def _update(self) -> IndexReport | None:
         try:
@@ -72,9 +96,8 @@ def is_page_change(change: Change, path: str, index_dir: Path) -> bool:
     return path.endswith((*PAGE_SUFFIXES, "log.md"))
 
 
-async def keep_fresh(wiki: Wiki, wiki_dir: Path, index_dir: Path, scan_interval: float) -> None:
+async def keep_fresh(freshener: Freshener, wiki_dir: Path, index_dir: Path, scan_interval: float) -> None:
     """Build or update at start, then follow the vault forever (run as a background task)."""
-    freshener = Freshener(wiki)
     await freshener.refresh()
     scanner = asyncio.create_task(_scan_periodically(freshener, scan_interval))
     try:
@@ -83,26 +106,33 @@ async def keep_fresh(wiki: Wiki, wiki_dir: Path, index_dir: Path, scan_interval:
             await asyncio.sleep(scan_interval)
     finally:
         scanner.cancel()
+        freshener.stop()
 
 
 async def _watch(freshener: Freshener, wiki_dir: Path, index_dir: Path) -> None:
     """Follow file events until the watcher fails (watch limit, vault folder replaced …): the
     failure is logged, the periodic scan goes on meanwhile, and the caller starts watching again."""
+    changes = awatch(
+        wiki_dir,
+        watch_filter=lambda change, path: is_page_change(change, path, index_dir),
+        debounce=DEBOUNCE_MS,
+        step=50,
+        recursive=True,
+        ignore_permission_denied=True,
+    )
     try:
-        async for _ in awatch(
-            wiki_dir,
-            watch_filter=lambda change, path: is_page_change(change, path, index_dir),
-            debounce=DEBOUNCE_MS,
-            step=50,
-            recursive=True,
-            ignore_permission_denied=True,
-        ):
-            await freshener.refresh()
+        # Set before the first step, which adds the watches before it first yields to the loop:
+        # whoever wakes up on this signal runs only once the watches are in place.
+        freshener.watching.set()
+        async for _ in changes:
+            freshener.request()
     except Exception:
         log.exception("watching %s failed; the periodic scan goes on and watching restarts", wiki_dir)
+    finally:
+        freshener.watching.clear()
 
 
 async def _scan_periodically(freshener: Freshener, interval: float) -> None:
     while True:
         await asyncio.sleep(interval)
-        await freshener.refresh()
+        freshener.request()

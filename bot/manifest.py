@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from bot.server import EVENTS_PATH
 from config.settings import Settings
 
-EVENTS_PATH = "/slack/events"
 APP_NAME = "sakuin"
 BOT_EVENTS = ("app_mention", "message.im", "app_home_opened", "link_shared")
 BOT_SCOPES = (

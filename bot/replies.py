@@ -11,15 +11,24 @@ the language the caller set for the user (their Slack locale), ``UI_LANGUAGE`` o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from datetime import date
 
 from bot.blocks.answer import answer_blocks, answer_text
 from bot.blocks.buttons import SHARE_PAGE_PREFIX, SHARE_TEXT_PREFIX, share_page_value, share_text_value
 from bot.blocks.card import card_blocks, card_text
+from bot.blocks.digest import digest_messages
 from bot.blocks.help import help_blocks, help_text
 from bot.blocks.lookup import candidates_blocks, no_match_blocks, unresolved_blocks
-from bot.blocks.notices import digest_elsewhere_blocks, gone_blocks, index_not_ready_blocks, too_long_blocks
+from bot.blocks.notices import (
+    bad_day_blocks,
+    gone_blocks,
+    index_not_ready_blocks,
+    more_messages_blocks,
+    too_long_blocks,
+)
+from bot.blocks.reply import Reply
 from bot.blocks.search import search_blocks, search_text
+from bot.digest.days import day_digest, yesterday
 from bot.i18n import _, language_for_command, language_for_question, use_language
 from bot.mrkdwn import escape_clipped, unescape
 from config.settings import Settings
@@ -28,6 +37,8 @@ from index.wiki import IndexNotReady, Wiki
 
 MAX_NAME_CHARS = 200
 MAX_QUERY_CHARS = 1000
+MAX_PREVIEW_MESSAGES = 5
+"""A response_url takes about five posts; a longer digest preview ends with a pointer to the CLI."""
 SEARCH_LIMIT = 5
 LOOKUP_LIMIT = 8
 DIGEST_WORD = "digest"
@@ -35,17 +46,17 @@ HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "ヘルプ", "�
 SUBJECT_TYPES = frozenset({"entity", "concept"})
 
 
-@dataclass(frozen=True)
-class Reply:
-    """A Slack message: the notification ``text`` and the Block Kit ``blocks``."""
-
-    text: str
-    blocks: tuple[dict, ...]
-    result: SearchResult | None = None
-    """For the answer to a question: the search it was built from (the passages a model may rewrite)."""
-
-    def message(self) -> dict:
-        return {"text": self.text, "blocks": list(self.blocks)}
+def replies_for_text(
+    text: str, wiki: Wiki, settings: Settings, *, private: bool | None = None
+) -> list[Reply]:
+    """Like `reply_for_text`, and ``/wiki digest [YYYY-MM-DD]`` too: the preview of a day's digest
+    is one message per digest message (`digest_preview`); every other answer is one message."""
+    command, _space, rest = text.strip().partition(" ")
+    word, _space, day_text = rest.strip().partition(" ")
+    if command == settings.wiki_command and word.lower() == DIGEST_WORD:
+        with use_language(language_for_command(settings.ui_language)):
+            return digest_preview(day_text.strip(), wiki, settings)
+    return [reply_for_text(text, wiki, settings, private=private)]
 
 
 def reply_for_text(text: str, wiki: Wiki, settings: Settings, *, private: bool | None = None) -> Reply:
@@ -86,7 +97,7 @@ def entity_reply(name: str, wiki: Wiki, settings: Settings, *, private: bool = T
         if card is not None:
             return Reply(card_text(card), tuple(card_blocks(card, share=share)))
     if lookup.unresolved is not None:
-        blocks = unresolved_blocks(name, lookup.unresolved, lookup.candidates, share=share)
+        blocks = unresolved_blocks(lookup.unresolved, lookup.candidates, share=share)
         text = _("{name} has no page yet").format(name=lookup.unresolved.name)
         return Reply(escape_clipped(text, 300), tuple(blocks))
     if lookup.ambiguous:
@@ -102,10 +113,6 @@ def wiki_reply(query: str, wiki: Wiki, settings: Settings, *, private: bool = Tr
     query = " ".join(query.split())
     if query.lower() in HELP_WORDS:
         return help_reply(wiki, settings)
-    if query.lower().split(" ")[0] == DIGEST_WORD:
-        return Reply(
-            _("Digest previews are shown in Slack"), tuple(digest_elsewhere_blocks(settings.wiki_command))
-        )
     if len(query) > MAX_QUERY_CHARS:
         return too_long_reply(query)
     share = share_text_value(f"{settings.wiki_command} {query}") if private else None
@@ -133,24 +140,45 @@ def main_subject(result: SearchResult) -> str | None:
     return unique[0] if len(unique) == 1 else None
 
 
-def card_reply(path: str, wiki: Wiki, settings: Settings, *, private: bool = True) -> Reply:
-    """The card of one page (a related-page or candidate button, a shared card)."""
-    with use_language(language_for_command(settings.ui_language)):
-        try:
-            card: Card | None = wiki.card(path)
-        except IndexNotReady:
-            return not_ready_reply()
-        if card is None:
-            return Reply(_("That page is no longer in the wiki"), tuple(gone_blocks()))
-        share = share_page_value(path) if private else None
-        return Reply(card_text(card), tuple(card_blocks(card, share=share)))
+def card_reply(path: str, wiki: Wiki, *, private: bool = True) -> Reply:
+    """The card of one page (a related-page or candidate button, a shared card), in the language the
+    caller set for the user who clicked."""
+    try:
+        card: Card | None = wiki.card(path)
+    except IndexNotReady:
+        return not_ready_reply()
+    if card is None:
+        return Reply(_("That page is no longer in the wiki"), tuple(gone_blocks()))
+    share = share_page_value(path) if private else None
+    return Reply(card_text(card), tuple(card_blocks(card, share=share)))
 
 
 def shared_reply(value: str, wiki: Wiki, settings: Settings) -> Reply:
     """Rebuild a private answer for everyone from its "Share to channel" value."""
     if value.startswith(SHARE_PAGE_PREFIX):
-        return card_reply(value.removeprefix(SHARE_PAGE_PREFIX), wiki, settings, private=False)
+        with use_language(language_for_command(settings.ui_language)):
+            return card_reply(value.removeprefix(SHARE_PAGE_PREFIX), wiki, private=False)
     return reply_for_text(unescape(value.removeprefix(SHARE_TEXT_PREFIX)), wiki, settings, private=False)
+
+
+def digest_preview(day_text: str, wiki: Wiki, settings: Settings) -> list[Reply]:
+    """``/wiki digest [YYYY-MM-DD]``: the day's digest (default: yesterday) as it would be posted,
+    an empty day included, in at most `MAX_PREVIEW_MESSAGES` messages."""
+    try:
+        day = date.fromisoformat(day_text) if day_text else yesterday(settings)
+    except ValueError:
+        blocks = bad_day_blocks(day_text, settings.wiki_command)
+        return [Reply(_("Expected a date such as 2026-01-31"), tuple(blocks))]
+    try:
+        replies = digest_messages(day_digest(settings, wiki, day), post_empty=True)
+    except IndexNotReady:
+        return [not_ready_reply()]
+    if len(replies) <= MAX_PREVIEW_MESSAGES:
+        return replies
+    shown = replies[: MAX_PREVIEW_MESSAGES - 1]
+    left = len(replies) - len(shown)
+    more = Reply(_("{count} more digest messages").format(count=left), tuple(more_messages_blocks(left)))
+    return [*shown, more]
 
 
 def help_reply(wiki: Wiki, settings: Settings) -> Reply:

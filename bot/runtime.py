@@ -9,59 +9,61 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import create_app
-from bot.digest import schedule_digest
-from bot.freshness import keep_fresh
+from bot.digest.schedule import schedule_digest
+from bot.freshness import Freshener, keep_fresh
 from bot.slack_client import build_client
-from bot.state import StateStore
-from config.settings import Settings, SettingsError, require
+from bot.state.store import AsyncStateStore, open_state_store
+from config.settings import Settings, require, require_wiki_dir
 from index.wiki import Wiki
 
-log = logging.getLogger("sakuin")
+
+@dataclass(frozen=True)
+class Bot:
+    app: AsyncApp
+    wiki: Wiki
 
 
 async def run_http(settings: Settings) -> None:
     require(settings, "slack_bot_token", "slack_signing_secret")
     from bot.server import create_web_app, serve_http
 
-    async def serve(app: AsyncApp, wiki: Wiki) -> None:
-        await serve_http(create_web_app(settings, wiki, app), settings.port)
-
-    await _run(settings, serve)
+    async with start_bot(settings) as bot:
+        await serve_http(create_web_app(settings, bot.wiki, bot.app), settings.port)
 
 
 async def run_socket(settings: Settings) -> None:
     require(settings, "slack_bot_token", "slack_app_token")
     from bot.socket_mode import run_socket_mode
 
-    async def serve(app: AsyncApp, wiki: Wiki) -> None:
-        await run_socket_mode(app, settings)
-
-    await _run(settings, serve)
+    async with start_bot(settings) as bot:
+        await run_socket_mode(bot.app, settings)
 
 
-async def _run(settings: Settings, serve: Callable[[AsyncApp, Wiki], Awaitable[None]]) -> None:
-    if not settings.wiki_dir.is_dir():
-        raise SettingsError(f"invalid setting WIKI_DIR: {settings.wiki_dir} is not a folder")
+@asynccontextmanager
+async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
+    """The app and its wiki, with the background tasks running until the block ends."""
+    require_wiki_dir(settings)
     wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
     client: AsyncWebClient = build_client(settings)
-    with StateStore(settings.state_db) as store:
-        app = create_app(settings, wiki, store, client)
+    with open_state_store(settings.state_db) as store:
+        state = AsyncStateStore(store)
         background = [
             asyncio.create_task(
-                keep_fresh(wiki, settings.wiki_dir, settings.index_dir, settings.watch_interval),
+                keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
                 name="freshness",
             ),
-            asyncio.create_task(schedule_digest(settings, wiki, client, store), name="digest"),
+            asyncio.create_task(schedule_digest(settings, wiki, client, state), name="digest"),
         ]
         try:
-            await serve(app, wiki)
+            yield Bot(create_app(settings, wiki, state, client), wiki)
         finally:
             for task in background:
                 task.cancel()

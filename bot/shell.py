@@ -8,7 +8,7 @@ from rich.console import Console
 
 from bot.i18n import N_, _, language_for_text, use_language
 from bot.questions import final_reply
-from bot.replies import reply_for_text
+from bot.replies import replies_for_text
 from bot.terminal import render_reply
 from config.settings import Settings
 from index.wiki import Wiki
@@ -40,4 +40,5 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
             )
             continue
         with use_language(language_for_text(line, settings.ui_language)):
-            render_reply(asyncio.run(final_reply(reply_for_text(line, wiki, settings), settings)), console)
+            for reply in replies_for_text(line, wiki, settings):
+                render_reply(asyncio.run(final_reply(reply, settings)), console)

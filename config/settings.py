@@ -158,3 +158,12 @@ def require(settings: Settings, *names: str) -> None:
     for name in names:
         if getattr(settings, name) is None:
             raise SettingsError(f"missing setting {name.upper()}: required by this command")
+
+
+def require_wiki_dir(settings: Settings) -> None:
+    """Stop with one line when WIKI_DIR is not a folder; with WIKI_GIT_URL set it may also not
+    exist yet (the repository is cloned there at start)."""
+    path = settings.wiki_dir
+    if path.is_dir() or (settings.wiki_git_url is not None and not path.exists()):
+        return
+    raise SettingsError(f"invalid setting WIKI_DIR: {path} is not a folder")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from pathlib import Path
 
 
@@ -73,3 +74,61 @@ SMALL_VAULT: dict[str, str | bytes] = {
     ".obsidian/app.json": "{}",
     ".raw/papers/x.md": "# ByteDance raw\n",
 }
+
+
+def source_page(
+    title: str, *, created: str | None, stamp: str | None, venue: str, year: int, **extra: str
+) -> str:
+    """A source page as the harness writes it: ``date:``/``created:`` stamps and an abstract callout."""
+    lines = ["---", "type: source", f'title: "{title}"']
+    if stamp:
+        lines.append(f"date: {stamp}")
+    if created:
+        lines += [f"created: {created}", f"updated: {created}"]
+    lines += ["tags:", "  - source", "source_type: paper", 'author: "Jane Doe ほか"']
+    lines += [f"{key}: {value}" for key, value in extra.items()]
+    lines += ["---", "", f"# {title}", "", "> [!abstract] 概要", f"> {title} の要約。<!channel> を含む。", ""]
+    return "\n".join(lines)
+
+
+def digest_vault(day: date, *, count: int = 3) -> dict[str, str]:
+    """``count`` papers created on ``day``, one only updated that day, one on the day before, an
+    entity and a concept citing the first, a brief for the first, and a log."""
+    iso = day.isoformat()
+    before = (day - timedelta(days=1)).isoformat()
+    files = {
+        f"wiki/sources/@2025__NSDI__Paper {n:02d}.md": source_page(
+            f"Paper {n:02d} & <Co>",
+            created=iso,
+            stamp=f"{iso} {9 + n % 12:02d}:{n:02d}",
+            venue="NSDI",
+            year=2025,
+        )
+        for n in range(count)
+    }
+    old = source_page("Old Paper", created="2026-01-05", stamp="2026-01-05 10:00", venue="SOSP", year=2023)
+    files["wiki/sources/@2023__SOSP__Old Paper.md"] = old.replace("updated: 2026-01-05", f"updated: {iso}")
+    files["wiki/sources/@2024__arXiv__Yesterday Paper.md"] = source_page(
+        "Yesterday Paper", created=before, stamp=f"{before} 20:00", venue="arXiv", year=2024
+    )
+    files["wiki/entities/Jane Doe.md"] = (
+        "---\ntype: entity\ntitle: Jane Doe\nentity_type: person\n---\n\n# Jane Doe\n\n"
+        "## 関連ソース\n\n- [[@2025__NSDI__Paper 00]] — 提案\n"
+    )
+    files["wiki/concepts/異常検知.md"] = (
+        "---\ntype: concept\ntitle: 異常検知\n---\n\n# 異常検知\n\n"
+        "## 定義\n\n定義 [[@2025__NSDI__Paper 00]]。\n"
+    )
+    files["wiki/briefs/@2025__NSDI__Paper 00.md"] = (
+        '---\ntype: brief\ntitle: "紹介: Paper 00"\nsources:\n'
+        '  - "[[wiki/sources/@2025__NSDI__Paper 00]]"\n---\n\n'
+        "# 紹介: Paper 00\n\n## 紹介文\n\n- 一行目の紹介\n- 二行目の紹介\n"
+        "- 📄 Doe et al., NSDI 2025\n\n## 出典\n\n"
+        "- [[wiki/sources/@2025__NSDI__Paper 00]]\n"
+    )
+    files["wiki/log.md"] = (
+        f"## [{iso}] wiki-query | Old Paper について\n- Question: ?\n- Summary: [[@2023__SOSP__Old Paper]]\n"
+        f"## [{iso}] ingest-paper | Paper 00\n- Summary: [[@2025__NSDI__Paper 00]]\n"
+        f"- Pages updated: [[@2023__SOSP__Old Paper]]\n"
+    )
+    return files

@@ -18,8 +18,8 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.reply import Reply
 from bot.mrkdwn import bold, escape, escape_clipped, link
-from bot.replies import Reply
 from index.model import CONCEPT, ENTITY, Digest, DigestItem
 
 SOURCES_PER_MESSAGE = 10

@@ -4,36 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.blocks.card import ref_mrkdwn
+from bot.blocks.digest import source_blocks
 from bot.blocks.elements import (
-    MAX_CONTEXT_TEXT,
     MAX_VIEW_BLOCKS,
     context,
     divider,
     fit_blocks,
     header,
-    join_within,
     section,
 )
 from bot.blocks.help import index_status, usage_lines
-from bot.mrkdwn import bold, escape, escape_clipped, link
 from index.model import DigestItem, IndexState
-
-SUMMARY_LIMIT = 400
-
-
-def source_blocks(item: DigestItem) -> list[dict]:
-    title = bold(link(item.url, item.title) if item.url else escape(item.title))
-    where = " ".join(str(part) for part in (item.venue, item.year) if part)
-    lines = [title + (f" · {escape(where)}" if where else "")]
-    if item.summary.strip():
-        lines.append(escape_clipped(" ".join(item.summary.split()), SUMMARY_LIMIT))
-    blocks = [section("\n".join(lines))]
-    if item.cited_by:
-        prefix = "Cited by "
-        cited = join_within([ref_mrkdwn(ref) for ref in item.cited_by], MAX_CONTEXT_TEXT - len(prefix))
-        blocks.append(context(prefix + cited))
-    return blocks
 
 
 def home_view(

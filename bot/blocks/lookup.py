@@ -58,7 +58,7 @@ def candidate_ref(candidate: Candidate) -> PageRef:
 
 
 def unresolved_blocks(
-    query: str, unresolved: Unresolved, candidates: tuple[Candidate, ...] = (), *, share: str | None = None
+    unresolved: Unresolved, candidates: tuple[Candidate, ...] = (), *, share: str | None = None
 ) -> list[dict]:
     """A name the wiki links to but has no page for: say so, and list the pages that mention it."""
     mentions = unresolved.mentioned_in

@@ -58,15 +58,3 @@ def more_messages_blocks(count: int) -> list[dict]:
             ).format(count=count)
         )
     ]
-
-
-def digest_elsewhere_blocks(wiki_command: str) -> list[dict]:
-    """``/wiki digest`` outside Slack: the digest is several messages, shown by ``sakuin digest``."""
-    return [
-        section(
-            _(
-                "`{command} digest [YYYY-MM-DD]` previews the digest in Slack. "
-                "In a terminal, run `sakuin digest --date YYYY-MM-DD --dry-run`."
-            ).format(command=escape(wiki_command))
-        )
-    ]

@@ -13,7 +13,7 @@ import pytest
 from bot.app import create_app
 from bot.server import EVENTS_PATH, create_web_app, start_http
 from bot.slack_client import build_client
-from bot.state import StateStore
+from bot.state.store import AsyncStateStore, StateStore, open_state_store
 from config.settings import Settings
 from index.wiki import Wiki
 from tests.bot.fake_slack import FakeSlack, SlackSender
@@ -84,8 +84,8 @@ async def running_bot(
 ) -> AsyncIterator[RunningBot]:
     """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port."""
     settings = bot_settings(tmp_path, slack, **overrides)
-    with StateStore(settings.state_db) as store:
-        app = create_app(settings, wiki, store, build_client(settings))
+    with open_state_store(settings.state_db) as store:
+        app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings))
         runner = await start_http(create_web_app(settings, wiki, app), 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:

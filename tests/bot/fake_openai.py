@@ -34,7 +34,7 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.bot.fake_slack import _wait_until as wait_until
+from tests.conftest import eventually
 
 MODEL = "fake-model-1"
 CHUNK_CHARS = 6
@@ -127,7 +127,7 @@ class FakeOpenAI:
         self._scripts.append(_Script("malformed", times))
 
     async def wait_for_requests(self, count: int = 1, timeout: float = 10.0) -> list[ChatRequest]:
-        await wait_until(lambda: len(self.requests) >= count, timeout, lambda: f"{count} model requests")
+        await eventually(lambda: len(self.requests) >= count, timeout=timeout, what=f"{count} model requests")
         return self.requests
 
     # -- the endpoint ---------------------------------------------------------------------

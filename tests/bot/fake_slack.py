@@ -12,21 +12,27 @@
 What it does:
 
 - records every Web API call in ``slack.calls`` (`Call`: method, args, token, status) in order;
-- answers ``auth.test`` for ``xoxb-`` tokens (``invalid_auth`` otherwise), ``chat.postMessage`` with a
-  fresh ``ts``, ``chat.update`` of a posted message (``message_not_found`` otherwise; ``slack.message(ts)``
-  is the message as it stands), ``apps.connections.open`` with its own WebSocket URL for ``xapp-``
-  tokens, and
-  ``{"ok": true}`` for anything else (``slack.answer(method, body)`` overrides an answer);
+- answers ``auth.test`` for ``xoxb-`` tokens (``invalid_auth`` otherwise), ``apps.connections.open``
+  with its own WebSocket URL for ``xapp-`` tokens, and ``{"ok": true}`` for anything else
+  (``slack.answer(method, body)`` overrides an answer);
+- keeps channels: ``chat.postMessage`` stores the message (with its metadata) under a fresh ``ts``,
+  ``chat.update`` changes a stored message (``message_not_found`` otherwise),
+  ``conversations.history`` returns the channel newest first, paginated, metadata only when asked
+  (``slack.messages(channel)``, ``slack.parts(channel)`` and ``slack.message(ts)`` read them back);
 - injects failures for chosen methods: ``slack.fail(method, status=429, retry_after=1)``,
   ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
-  answer); each applies to the next ``times`` calls of that method;
+  answer); each applies to the next ``times`` calls of that method. For posts in particular:
+  ``slack.lose_answer()`` stores the post and then drops the connection, ``slack.hold_post(n)``
+  stores the n-th post and answers it only once ``slack.release`` is set (so a test can kill the
+  poster between Slack's post and its record), ``slack.drop_post(n)`` drops the n-th post unstored;
 - serves response URLs: ``slack.response_url("name")`` is a URL whose posts are recorded in
   ``slack.responses`` (`ResponsePost`: name, body); ``fail``/``drop`` with ``"response:<name>"``
   make its next posts fail the same ways;
 - serves Socket Mode: clients get ``slack.socket_url`` from ``apps.connections.open``;
   ``await slack.push(kind, payload)`` sends an envelope to the newest connection and returns its
   envelope id; acknowledgements land in ``slack.socket_acks``; ``await slack.close_sockets()`` drops
-  every connection from the server side.
+  every connection from the server side; ``slack.hold_sockets()`` keeps new connections waiting
+  (Slack unreachable) until ``slack.release_sockets()``.
 
 `SlackSender` sends requests to the app exactly as Slack does: form-encoded slash commands, JSON
 event callbacks, ``payload=`` form-encoded interactivity, each signed with the signing secret.
@@ -39,14 +45,16 @@ import itertools
 import json
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlencode
 
 import aiohttp
 from aiohttp import web
 from slack_sdk.signature import SignatureVerifier
+
+from tests.conftest import eventually
 
 TEAM_ID = "T0FAKE"
 OTHER_TEAM_ID = "T0OTHER"
@@ -97,8 +105,18 @@ class FakeSlack:
         self._ts = itertools.count(1)
         self._messages: dict[str, dict[str, Any]] = {}
         self._sockets: list[web.WebSocketResponse] = []
+        self._sockets_open = asyncio.Event()
+        self._sockets_open.set()
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.channels: dict[str, list[dict[str, Any]]] = {}
+        self._lose = 0
+        self._hold: int | None = None
+        self._drop: int | None = None
+        self._posts = 0
+        self._last_ts = 0.0
+        self.held = asyncio.Event()
+        self.release = asyncio.Event()
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -115,6 +133,8 @@ class FakeSlack:
         return self
 
     async def stop(self) -> None:
+        self.release.set()
+        self._sockets_open.set()
         await self.close_sockets()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -153,6 +173,25 @@ class FakeSlack:
     def answer(self, method: str, body: dict[str, Any]) -> None:
         self._answers[method] = body
 
+    def lose_answer(self, times: int = 1) -> None:
+        """Store the next ``times`` posts, then drop their connections before answering."""
+        self._lose += times
+
+    def hold_post(self, number: int) -> None:
+        """Store the ``number``-th post (1-based) but answer it only after ``release`` is set."""
+        self._hold = number
+
+    def drop_post(self, number: int) -> None:
+        """Drop the connection of the ``number``-th post request (1-based) before storing it."""
+        self._drop = number
+
+    def hold_sockets(self) -> None:
+        """Slack is unreachable: new Socket Mode connections wait until `release_sockets`."""
+        self._sockets_open.clear()
+
+    def release_sockets(self) -> None:
+        self._sockets_open.set()
+
     # -- reading what happened ------------------------------------------------------------
 
     def calls_to(self, method: str, *, answered: bool = True) -> list[Call]:
@@ -160,21 +199,34 @@ class FakeSlack:
         return [c for c in self.calls if c.method == method and (not answered or c.status == 200)]
 
     def message(self, ts: str) -> dict[str, Any]:
-        """The message posted as ``ts`` as it stands now: its post's arguments, then its updates'."""
+        """The message posted as ``ts`` as it stands now: as posted, then as updated."""
         return self._messages[ts]
 
     def responses_to(self, name: str) -> list[ResponsePost]:
         return [post for post in self.responses if post.name == name]
 
+    def messages(self, channel: str) -> list[dict[str, Any]]:
+        """What the channel holds, oldest first (as posted, with metadata)."""
+        return self.channels.get(channel, [])
+
+    def parts(self, channel: str) -> list[tuple[str, int]]:
+        """(day, part) of each digest message in the channel, from its metadata."""
+        return [
+            (m["metadata"]["event_payload"]["day"], m["metadata"]["event_payload"]["part"])
+            for m in self.messages(channel)
+        ]
+
     async def wait_for_calls(self, method: str, count: int = 1, timeout: float = 10.0) -> list[Call]:
-        await _wait_until(lambda: len(self.calls_to(method)) >= count, timeout, lambda: f"{count} x {method}")
+        await eventually(
+            lambda: len(self.calls_to(method)) >= count, timeout=timeout, what=f"{count} x {method}"
+        )
         return self.calls_to(method)
 
     async def wait_for_responses(
         self, name: str, count: int = 1, timeout: float = 10.0
     ) -> list[ResponsePost]:
-        await _wait_until(
-            lambda: len(self.responses_to(name)) >= count, timeout, lambda: f"{count} posts to {name}"
+        await eventually(
+            lambda: len(self.responses_to(name)) >= count, timeout=timeout, what=f"{count} posts to {name}"
         )
         return self.responses_to(name)
 
@@ -182,11 +234,13 @@ class FakeSlack:
         def acked() -> bool:
             return any(ack.get("envelope_id") == envelope_id for ack in self.socket_acks)
 
-        await _wait_until(acked, timeout, lambda: f"ack of {envelope_id}")
+        await eventually(acked, timeout=timeout, what=f"ack of {envelope_id}")
         return next(ack for ack in self.socket_acks if ack.get("envelope_id") == envelope_id)
 
     async def wait_for_sockets(self, count: int = 1, timeout: float = 10.0) -> None:
-        await _wait_until(lambda: self.socket_connections >= count, timeout, lambda: f"{count} connections")
+        await eventually(
+            lambda: self.socket_connections >= count, timeout=timeout, what=f"{count} connections"
+        )
 
     # -- Socket Mode ----------------------------------------------------------------------
 
@@ -218,18 +272,30 @@ class FakeSlack:
         method = request.match_info["method"]
         args = await _read_args(request)
         token = _bearer(request) or args.get("token")
+        if method == "chat.postMessage":
+            self._posts += 1
+            if self._posts == self._drop:
+                self.calls.append(Call(method, args, token, 0, time.monotonic()))
+                _abort(request)
         fault = self._next_fault(method)
         status = fault.status if fault else 200
         self.calls.append(Call(method, args, token, status, time.monotonic()))
         if fault is not None and fault.status == 0:
-            assert request.transport is not None
-            request.transport.abort()
-            raise asyncio.CancelledError
+            _abort(request)
         if fault is not None:
             headers = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
             error = "ratelimited" if fault.status == 429 else "fatal_error"
             return web.json_response({"ok": False, "error": error}, status=fault.status, headers=headers)
-        return web.json_response(self._answer(method, args, token))
+        stored = sum(len(messages) for messages in self.channels.values())
+        response = web.json_response(self._answer(method, args, token))
+        if method == "chat.postMessage" and sum(len(m) for m in self.channels.values()) > stored:
+            if self._lose:
+                self._lose -= 1
+                _abort(request)
+            if self._hold == stored + 1:
+                self.held.set()
+                await self.release.wait()
+        return response
 
     def _next_fault(self, method: str) -> _Fault | None:
         queue = self._faults.get(method)
@@ -262,32 +328,57 @@ class FakeSlack:
                 return {"ok": False, "error": "invalid_auth"}
             return {"ok": True, "url": self.socket_url}
         if method == "chat.postMessage":
-            ts = f"{1700000000 + next(self._ts)}.000100"
-            self._messages[ts] = dict(args)
-            return {
-                "ok": True,
-                "channel": args.get("channel"),
-                "ts": ts,
-                "message": {"text": args.get("text")},
-            }
+            return self._store(args)
         if method == "chat.update":
             if args.get("ts") not in self._messages:
                 return {"ok": False, "error": "message_not_found"}
             self._messages[args["ts"]].update(args)
             return {"ok": True, "channel": args.get("channel"), "ts": args["ts"], "text": args.get("text")}
+        if method == "conversations.history":
+            return self._history(args)
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1700000000 + next(self._ts)}.000200"}
         if method == "views.publish":
             return {"ok": True, "view": {"id": "V0HOME", **(args.get("view") or {})}}
         return {"ok": True}
 
+    def _store(self, args: dict[str, Any]) -> dict[str, Any]:
+        self._last_ts = max(time.time(), self._last_ts + 0.000001)
+        message = {
+            "type": "message",
+            "ts": f"{self._last_ts:.6f}",
+            "bot_id": BOT_ID,
+            "text": args.get("text"),
+            "blocks": args.get("blocks"),
+            "metadata": args.get("metadata"),
+        }
+        self.channels.setdefault(args["channel"], []).append(message)
+        self._messages[message["ts"]] = message
+        return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
+
+    def _history(self, args: dict[str, Any]) -> dict[str, Any]:
+        oldest = float(args.get("oldest") or 0)
+        with_metadata = str(args.get("include_all_metadata")).lower() in ("1", "true")
+        newest_first = [m for m in reversed(self.messages(args["channel"])) if float(m["ts"]) > oldest]
+        start = int(args.get("cursor") or 0)
+        limit = int(args.get("limit") or 100)
+        page = [
+            {key: value for key, value in m.items() if with_metadata or key != "metadata"}
+            for m in newest_first[start : start + limit]
+        ]
+        more = start + limit < len(newest_first)
+        return {
+            "ok": True,
+            "messages": page,
+            "has_more": more,
+            "response_metadata": {"next_cursor": str(start + limit) if more else ""},
+        }
+
     async def _response(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         fault = self._next_fault(f"response:{name}")
         if fault is not None and fault.status == 0:
-            assert request.transport is not None
-            request.transport.abort()
-            raise asyncio.CancelledError
+            _abort(request)
         if fault is not None:
             return web.Response(status=fault.status, text="failed")
         body = await request.json()
@@ -295,6 +386,7 @@ class FakeSlack:
         return web.Response(text="ok")
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        await self._sockets_open.wait()
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         self._sockets.append(ws)
@@ -493,6 +585,20 @@ def mention_event(text: str, ts: str = "1700000100.000100", **fields: Any) -> di
     }
 
 
+def direct_message(text: str, ts: str = "1700000200.000100", **fields: Any) -> dict[str, Any]:
+    """A ``message`` event in the test user's DM with the bot, as Slack sends it."""
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "user": USER_ID,
+        "text": text,
+        "ts": ts,
+        "channel": DM_CHANNEL_ID,
+        "event_ts": ts,
+        **fields,
+    }
+
+
 def elements(blocks: list[dict[str, Any]]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
     """Every interactive element of a message with its block: action rows and section accessories."""
     for block in blocks:
@@ -509,12 +615,11 @@ def find_element(blocks: list[dict[str, Any]], action_id: str) -> tuple[dict[str
     raise AssertionError(f"no element {action_id!r} in the message")
 
 
-async def _wait_until(condition: Callable[[], bool], timeout: float, what: Callable[[], str]) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what()}")
-        await asyncio.sleep(0.01)
+def _abort(request: web.Request) -> NoReturn:
+    """Drop the connection without an answer, as a network failure would."""
+    assert request.transport is not None
+    request.transport.abort()
+    raise asyncio.CancelledError
 
 
 async def _read_args(request: web.Request) -> dict[str, Any]:

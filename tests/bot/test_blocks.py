@@ -210,9 +210,7 @@ def test_candidates_are_buttons():
 
 def test_unresolved_lists_the_pages_that_mention_it():
     mentions = tuple(ref(f"Page {i}", f"wiki/sources/p{i}.md") for i in range(3))
-    blocks = unresolved_blocks(
-        "Volcano Engine", Unresolved("Volcano Engine", mentions), (candidate(1, 60.0),)
-    )
+    blocks = unresolved_blocks(Unresolved("Volcano Engine", mentions), (candidate(1, 60.0),))
     assert_valid_blocks(blocks)
     text = message_text(blocks)
     assert "*Volcano Engine* has no page yet. Mentioned in 3 pages:" in text

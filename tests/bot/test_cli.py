@@ -110,6 +110,7 @@ def test_index_reports_skipped_files(environment: Path, capsys: pytest.CaptureFi
         ("PORT", "not-a-port", "invalid setting PORT"),
         ("DIGEST_TZ", "Mars/Olympus", "invalid setting DIGEST_TZ"),
         ("WIKI_DIR", "/nonexistent/vault", "invalid setting WIKI_DIR"),
+        ("LOG_LEVEL", "verbose", "invalid setting LOG_LEVEL"),
     ],
 )
 def test_bad_settings_stop_with_one_line(
@@ -124,6 +125,30 @@ def test_bad_settings_stop_with_one_line(
     code, _, err = run(capsys, "lookup", "ByteDance")
     assert code == 2
     assert err.startswith(f"sakuin: {message}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [("lookup", "ByteDance"), ("digest", "--dry-run")])
+def test_a_wiki_dir_that_is_a_file_is_refused_even_with_a_git_url(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command
+) -> None:
+    (environment / "vault").write_text("not a folder")
+    monkeypatch.setenv("WIKI_DIR", str(environment / "vault"))
+    monkeypatch.setenv("WIKI_GIT_URL", "file:///nowhere.git")
+    code, _, err = run(capsys, *command)
+    assert code == 2 and err.startswith("sakuin: invalid setting WIKI_DIR") and err.count("\n") == 1
+
+
+def test_ask_shows_the_digest_preview_slack_shows(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "ask", "/wiki digest 2026-10-14")
+    assert code == 0
+    assert "New sources · 2026-10-14 (3)" in out and "Mycroft" in out and "CCL-D" in out
+    code, out, _ = run(capsys, "ask", "--json", "/wiki digest 2026-10-14")
+    payload = json.loads(out)
+    assert code == 0 and payload["blocks"][0]["text"]["text"] == "New sources · 2026-10-14 (3)"
+    code, out, _ = run(capsys, "ask", "/wiki digest yesterday")
+    assert code == 0 and "is not a date" in out
 
 
 def test_bad_usage_exits_2(environment: Path) -> None:

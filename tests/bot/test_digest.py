@@ -9,251 +9,32 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
-from aiohttp import web
 
 from bot.blocks.digest import SOURCES_PER_MESSAGE
-from bot.digest import (
-    DIGEST_EVENT,
-    RetryPolicy,
-    digest_json,
-    post_digest,
-    preview_digest,
-    run_digest_command,
-    run_due_digests,
-    schedule_digest,
-    yesterday,
-)
+from bot.cli import digest_command, digest_json
+from bot.digest.channel_run import DIGEST_EVENT, RetryPolicy
+from bot.digest.days import due_day, yesterday
+from bot.digest.posting import post_digest
+from bot.digest.schedule import run_due_digests, schedule_digest
+from bot.replies import digest_preview
 from bot.slack_client import build_client
-from bot.state import StateStore
+from bot.state.store import AsyncStateStore, open_state_store
 from config.settings import Settings
 from index.wiki import Wiki
-from tests.bot.fake_slack import BOT_ID, Call, FakeSlack, _bearer
-from tests.conftest import make_settings
+from tests.bot.fake_slack import FakeSlack
+from tests.conftest import eventually, make_settings
+from tests.vaults import digest_vault, source_page, write_vault
 
 REPO = Path(__file__).resolve().parents[2]
 CHANNEL, OTHER_CHANNEL = "C0DIGEST", "C0RESEARCH"
 DAY = date(2026, 10, 14)
 FAST = RetryPolicy(backoff_s=0.05, max_backoff_s=0.1, run_backoff_s=0.05, max_run_backoff_s=0.1)
-
-
-class ChannelSlack(FakeSlack):
-    """The fake Slack, plus what the digest needs from Slack: channels keep what is posted to them
-    (with its metadata) and ``conversations.history`` (a GET method) returns it; a post can be
-    stored and then lose its answer (``lose_answer``), or be stored and held unanswered
-    (``hold_post``) so a test can kill the poster between Slack's post and our record."""
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        self.channels: dict[str, list[dict[str, Any]]] = {}
-        self._lose = 0
-        self._hold: int | None = None
-        self._drop: int | None = None
-        self._posts = 0
-        self._stored = 0
-        self._last_ts = 0.0
-        self.held = asyncio.Event()
-        self.release = asyncio.Event()
-
-    async def start(self) -> ChannelSlack:
-        app = web.Application()
-        app.router.add_route("*", "/api/{method}", self._api)
-        self._runner = web.AppRunner(app, handle_signals=False)
-        await self._runner.setup()
-        await web.TCPSite(self._runner, self.host, 0).start()
-        self.port = self._runner.addresses[0][1]
-        return self
-
-    async def stop(self) -> None:
-        self.release.set()
-        await super().stop()
-
-    def lose_answer(self, times: int = 1) -> None:
-        """Store the next ``times`` posts, then drop their connections before answering."""
-        self._lose += times
-
-    def hold_post(self, number: int) -> None:
-        """Store the ``number``-th post (1-based) but answer it only after ``release`` is set."""
-        self._hold = number
-
-    def drop_post(self, number: int) -> None:
-        """Drop the connection of the ``number``-th post request (1-based) before storing it."""
-        self._drop = number
-
-    def messages(self, channel: str = CHANNEL) -> list[dict[str, Any]]:
-        return self.channels.get(channel, [])
-
-    def parts(self, channel: str = CHANNEL) -> list[tuple[str, int]]:
-        return [
-            (m["metadata"]["event_payload"]["day"], m["metadata"]["event_payload"]["part"])
-            for m in self.messages(channel)
-        ]
-
-    async def _api(self, request: web.Request) -> web.StreamResponse:
-        method = request.match_info["method"]
-        if request.method == "GET":
-            args = dict(request.query)
-            fault = self._next_fault(method)
-            self.calls.append(
-                Call(method, args, _bearer(request), fault.status if fault else 200, time.monotonic())
-            )
-            if fault is not None:
-                return web.json_response({"ok": False, "error": "fatal_error"}, status=fault.status)
-            return web.json_response(self._answer(method, args, _bearer(request)))
-        if method == "chat.postMessage":
-            self._posts += 1
-            if self._posts == self._drop:
-                self.calls.append(Call(method, {}, _bearer(request), 0, time.monotonic()))
-                assert request.transport is not None
-                request.transport.abort()
-                raise asyncio.CancelledError
-        stored_before = self._stored
-        response = await super()._api(request)
-        if method == "chat.postMessage" and self._stored > stored_before:
-            if self._lose:
-                self._lose -= 1
-                assert request.transport is not None
-                request.transport.abort()
-                raise asyncio.CancelledError
-            if self._hold == self._stored:
-                self.held.set()
-                await self.release.wait()
-        return response
-
-    def _answer(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
-        if method in self._answers:
-            return super()._answer(method, args, token)
-        if method == "chat.postMessage":
-            self._last_ts = max(time.time(), self._last_ts + 0.000001)
-            ts = f"{self._last_ts:.6f}"
-            message = {
-                "type": "message",
-                "ts": ts,
-                "bot_id": BOT_ID,
-                "text": args.get("text"),
-                "blocks": args.get("blocks"),
-                "metadata": args.get("metadata"),
-            }
-            self.channels.setdefault(args["channel"], []).append(message)
-            self._stored += 1
-            return {"ok": True, "channel": args["channel"], "ts": ts, "message": message}
-        if method == "conversations.history":
-            return self._history(args)
-        return super()._answer(method, args, token)
-
-    def _history(self, args: dict[str, Any]) -> dict[str, Any]:
-        oldest = float(args.get("oldest") or 0)
-        with_metadata = str(args.get("include_all_metadata")).lower() in ("1", "true")
-        newest_first = [m for m in reversed(self.messages(args["channel"])) if float(m["ts"]) > oldest]
-        start = int(args.get("cursor") or 0)
-        limit = int(args.get("limit") or 100)
-        page = [
-            {key: value for key, value in m.items() if with_metadata or key != "metadata"}
-            for m in newest_first[start : start + limit]
-        ]
-        more = start + limit < len(newest_first)
-        return {
-            "ok": True,
-            "messages": page,
-            "has_more": more,
-            "response_metadata": {"next_cursor": str(start + limit) if more else ""},
-        }
-
-
-# -- a small real vault ---------------------------------------------------------------------
-
-
-def write_page(root: Path, path: str, text: str) -> None:
-    target = root / path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-
-
-def source_text(
-    title: str, *, created: str | None, stamp: str | None, venue: str, year: int, **extra: str
-) -> str:
-    lines = ["---", "type: source", f'title: "{title}"']
-    if stamp:
-        lines.append(f"date: {stamp}")
-    if created:
-        lines += [f"created: {created}", f"updated: {created}"]
-    lines += ["tags:", "  - source", "source_type: paper", 'author: "Jane Doe ほか"']
-    lines += [f"{key}: {value}" for key, value in extra.items()]
-    lines += [
-        "---",
-        "",
-        f"# {title}",
-        "",
-        "> [!abstract] 概要",
-        f"> {title} の要約。<!channel> を含む。",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def write_vault(root: Path, day: date, *, count: int = 3) -> Path:
-    """``count`` papers created on ``day``, one only updated that day, one on the day before, an
-    entity and a concept citing the first, a brief for the first, and a log."""
-    iso = day.isoformat()
-    before = (day - timedelta(days=1)).isoformat()
-    for n in range(count):
-        stem = f"@2025__NSDI__Paper {n:02d}"
-        write_page(
-            root,
-            f"wiki/sources/{stem}.md",
-            source_text(
-                f"Paper {n:02d} & <Co>",
-                created=iso,
-                stamp=f"{iso} {9 + n % 12:02d}:{n:02d}",
-                venue="NSDI",
-                year=2025,
-            ),
-        )
-    write_page(
-        root,
-        "wiki/sources/@2023__SOSP__Old Paper.md",
-        source_text(
-            "Old Paper", created="2026-01-05", stamp="2026-01-05 10:00", venue="SOSP", year=2023
-        ).replace("updated: 2026-01-05", f"updated: {iso}"),
-    )
-    write_page(
-        root,
-        "wiki/sources/@2024__arXiv__Yesterday Paper.md",
-        source_text("Yesterday Paper", created=before, stamp=f"{before} 20:00", venue="arXiv", year=2024),
-    )
-    write_page(
-        root,
-        "wiki/entities/Jane Doe.md",
-        "---\ntype: entity\ntitle: Jane Doe\nentity_type: person\n---\n\n# Jane Doe\n\n"
-        "## 関連ソース\n\n- [[@2025__NSDI__Paper 00]] — 提案\n",
-    )
-    write_page(
-        root,
-        "wiki/concepts/異常検知.md",
-        "---\ntype: concept\ntitle: 異常検知\n---\n\n# 異常検知\n\n"
-        "## 定義\n\n定義 [[@2025__NSDI__Paper 00]]。\n",
-    )
-    write_page(
-        root,
-        "wiki/briefs/@2025__NSDI__Paper 00.md",
-        '---\ntype: brief\ntitle: "紹介: Paper 00"\nsources:\n'
-        '  - "[[wiki/sources/@2025__NSDI__Paper 00]]"\n---\n\n'
-        "# 紹介: Paper 00\n\n## 紹介文\n\n- 一行目の紹介\n- 二行目の紹介\n"
-        "- 📄 Doe et al., NSDI 2025\n\n## 出典\n\n"
-        "- [[wiki/sources/@2025__NSDI__Paper 00]]\n",
-    )
-    write_page(
-        root,
-        "wiki/log.md",
-        f"## [{iso}] wiki-query | Old Paper について\n- Question: ?\n- Summary: [[@2023__SOSP__Old Paper]]\n"
-        f"## [{iso}] ingest-paper | Paper 00\n- Summary: [[@2025__NSDI__Paper 00]]\n"
-        f"- Pages updated: [[@2023__SOSP__Old Paper]]\n",
-    )
-    return root
 
 
 def settings_for(tmp_path: Path, slack: FakeSlack, **overrides: object) -> Settings:
@@ -269,13 +50,13 @@ def settings_for(tmp_path: Path, slack: FakeSlack, **overrides: object) -> Setti
 
 @pytest.fixture
 async def slack():
-    async with ChannelSlack() as fake:
+    async with FakeSlack() as fake:
         yield fake
 
 
 @pytest.fixture
 def vault(tmp_path: Path) -> Path:
-    return write_vault(tmp_path / "vault", DAY)
+    return write_vault(tmp_path / "vault", digest_vault(DAY))
 
 
 def open_wiki(settings: Settings) -> Wiki:
@@ -284,10 +65,16 @@ def open_wiki(settings: Settings) -> Wiki:
     return wiki
 
 
-def store_later(settings: Settings, seconds: float = 3600) -> StateStore:
-    """The state file as seen ``seconds`` later (an expired lease, a passed back-off); the default
-    is past any lease (LEASE_S plus the longest wait a dead process could have leased for)."""
-    return StateStore(settings.state_db, clock=lambda: time.time() + seconds)
+LATER_S = 3600.0
+"""Past any lease: LEASE_S plus the longest wait a dead process could have leased for."""
+
+
+@contextmanager
+def state_file(settings: Settings, *, later_s: float = 0.0) -> Iterator[AsyncStateStore]:
+    """The state file as the code under test uses it; ``later_s`` sees it that many seconds later
+    (an expired lease, a passed back-off). ``.store`` reads it directly."""
+    with open_state_store(settings.state_db, clock=lambda: time.time() + later_s) as store:
+        yield AsyncStateStore(store)
 
 
 CLI = "import sys; from bot.cli import main; raise SystemExit(main(sys.argv[1:]))"
@@ -333,7 +120,7 @@ def paper_paths(count: int) -> list[str]:
 
 async def test_json_contract_lists_exactly_the_new_sources(tmp_path: Path, vault: Path, capsys) -> None:
     settings = make_settings(tmp_path, wiki_dir=vault)
-    assert await run_digest_command(settings, DAY, dry_run=True, as_json=True) == 0
+    assert await digest_command(settings, DAY, dry_run=True, as_json=True) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == {"date", "sources"} and data["date"] == DAY.isoformat()
     assert [source["path"] for source in data["sources"]] == paper_paths(3)
@@ -350,63 +137,60 @@ async def test_json_contract_lists_exactly_the_new_sources(tmp_path: Path, vault
 async def test_unpublished_sources_follow_the_setting(
     tmp_path: Path, vault: Path, capsys, include, expected
 ) -> None:
-    write_page(
-        vault,
-        "wiki/sources/@2022__OReilly__Book - Chapter 1 序.md",
-        source_text(
-            "Book - Chapter 1",
-            created=DAY.isoformat(),
-            stamp=f"{DAY} 23:00",
-            venue="OReilly",
-            year=2022,
-            publish="false",
-        ),
+    chapter = source_page(
+        "Book - Chapter 1",
+        created=DAY.isoformat(),
+        stamp=f"{DAY} 23:00",
+        venue="OReilly",
+        year=2022,
+        publish="false",
     )
+    write_vault(vault, {"wiki/sources/@2022__OReilly__Book - Chapter 1 序.md": chapter})
     settings = make_settings(tmp_path, wiki_dir=vault, digest_include_unpublished=include)
-    assert await run_digest_command(settings, DAY, dry_run=True, as_json=True) == 0
+    assert await digest_command(settings, DAY, dry_run=True, as_json=True) == 0
     assert len(json.loads(capsys.readouterr().out)["sources"]) == expected
 
 
 async def test_dry_run_prints_and_posts_nothing(
-    tmp_path: Path, slack: ChannelSlack, vault: Path, capsys
+    tmp_path: Path, slack: FakeSlack, vault: Path, capsys
 ) -> None:
     settings = settings_for(tmp_path, slack)
-    assert await run_digest_command(settings, DAY, dry_run=True, as_json=False) == 0
+    assert await digest_command(settings, DAY, dry_run=True, as_json=False) == 0
     printed = capsys.readouterr().out
     assert "Paper 02 & <Co>" in printed and "New sources" in printed
     assert slack.calls == []
 
 
 async def test_posting_with_json_prints_the_digest_every_time(
-    tmp_path: Path, slack: ChannelSlack, vault: Path, capsys
+    tmp_path: Path, slack: FakeSlack, vault: Path, capsys
 ) -> None:
     settings = settings_for(tmp_path, slack)
     for status in ("posted", "already"):
-        assert await run_digest_command(settings, DAY, dry_run=False, as_json=True) == 0
+        assert await digest_command(settings, DAY, dry_run=False, as_json=True) == 0
         printed = capsys.readouterr()
         assert [s["path"] for s in json.loads(printed.out)["sources"]] == paper_paths(3)
         assert f"digest {DAY} {CHANNEL}: {status}" in printed.err
-    assert len(slack.messages()) == 1
+    assert len(slack.messages(CHANNEL)) == 1
 
 
 async def test_preview_shows_an_empty_day_too(tmp_path: Path, vault: Path) -> None:
     settings = make_settings(tmp_path, wiki_dir=vault)
     wiki = open_wiki(settings)
-    assert len(await preview_digest(settings, wiki, DAY)) == 1
-    empty = await preview_digest(settings, wiki, DAY + timedelta(days=3))
+    assert len(digest_preview(DAY.isoformat(), wiki, settings)) == 1
+    empty = digest_preview((DAY + timedelta(days=3)).isoformat(), wiki, settings)
     assert len(empty) == 1 and "No new sources" in empty[0].text
 
 
 # -- posting once ---------------------------------------------------------------------------
 
 
-async def test_posts_once_per_channel_with_metadata(tmp_path: Path, slack: ChannelSlack, vault: Path) -> None:
+async def test_posts_once_per_channel_with_metadata(tmp_path: Path, slack: FakeSlack, vault: Path) -> None:
     settings = settings_for(tmp_path, slack, digest_channel=(CHANNEL, OTHER_CHANNEL))
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        first = await post_digest(settings, wiki, build_client(settings), store, DAY)
+    with state_file(settings) as state:
+        first = await post_digest(settings, wiki, build_client(settings), state, DAY)
         calls = len(slack.calls)
-        second = await post_digest(settings, wiki, build_client(settings), store, DAY)
+        second = await post_digest(settings, wiki, build_client(settings), state, DAY)
     assert [c.status for c in first.channels] == ["posted", "posted"]
     assert [c.status for c in second.channels] == ["already", "already"]
     assert len(slack.calls) == calls
@@ -421,27 +205,27 @@ async def test_posts_once_per_channel_with_metadata(tmp_path: Path, slack: Chann
     assert digest_json(first.digest)["sources"][0]["path"] == paper_paths(1)[0]
 
 
-async def test_many_sources_are_split_and_each_part_posted_once(tmp_path: Path, slack: ChannelSlack) -> None:
-    write_vault(tmp_path / "vault", DAY, count=2 * SOURCES_PER_MESSAGE + 1)
+async def test_many_sources_are_split_and_each_part_posted_once(tmp_path: Path, slack: FakeSlack) -> None:
+    write_vault(tmp_path / "vault", digest_vault(DAY, count=2 * SOURCES_PER_MESSAGE + 1))
     settings = settings_for(tmp_path, slack)
-    with StateStore(settings.state_db) as store:
-        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), store, DAY)
+    with state_file(settings) as state:
+        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), state, DAY)
     assert len(outcome.channels[0].messages) == 3
-    assert slack.parts() == [(DAY.isoformat(), 0), (DAY.isoformat(), 1), (DAY.isoformat(), 2)]
-    assert all(len(m["blocks"]) <= 50 for m in slack.messages())
+    assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0), (DAY.isoformat(), 1), (DAY.isoformat(), 2)]
+    assert all(len(m["blocks"]) <= 50 for m in slack.messages(CHANNEL))
 
 
 @pytest.mark.parametrize(("post_empty", "messages"), [(False, 0), (True, 1)])
 async def test_an_empty_day(
-    tmp_path: Path, slack: ChannelSlack, vault: Path, post_empty: bool, messages: int
+    tmp_path: Path, slack: FakeSlack, vault: Path, post_empty: bool, messages: int
 ) -> None:
     settings = settings_for(tmp_path, slack, digest_post_empty=post_empty)
     empty_day = DAY + timedelta(days=5)
-    with StateStore(settings.state_db) as store:
-        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), store, empty_day)
-        run = store.run(empty_day.isoformat(), CHANNEL)
+    with state_file(settings) as state:
+        outcome = await post_digest(settings, open_wiki(settings), build_client(settings), state, empty_day)
+        run = state.store.run(empty_day.isoformat(), CHANNEL)
     assert outcome.channels[0].status == ("posted" if post_empty else "empty")
-    assert len(slack.messages()) == messages
+    assert len(slack.messages(CHANNEL)) == messages
     assert run is not None and run.done
 
 
@@ -449,25 +233,25 @@ async def test_an_empty_day(
 
 
 async def test_429_waits_for_retry_after_and_posts_once(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack)
     slack.fail("chat.postMessage", status=429, retry_after=1)
     started = time.monotonic()
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         outcome = await post_digest(
-            settings, open_wiki(settings), build_client(settings), store, DAY, policy=FAST
+            settings, open_wiki(settings), build_client(settings), state, DAY, policy=FAST
         )
     assert outcome.channels[0].status == "posted"
     assert time.monotonic() - started >= 1.0
     assert [c.status for c in slack.calls if c.method == "chat.postMessage"] == [429, 200]
     assert len(slack.calls_to("conversations.history")) == 1, "only the check before the first post"
-    assert len(slack.messages()) == 1
+    assert len(slack.messages(CHANNEL)) == 1
 
 
 @pytest.mark.parametrize("inject", ["500", "drop", "lost-answer"])
 async def test_uncertain_failures_are_reconciled_before_posting_again(
-    tmp_path: Path, slack: ChannelSlack, vault: Path, inject: str
+    tmp_path: Path, slack: FakeSlack, vault: Path, inject: str
 ) -> None:
     settings = settings_for(tmp_path, slack)
     if inject == "500":
@@ -476,100 +260,100 @@ async def test_uncertain_failures_are_reconciled_before_posting_again(
         slack.drop("chat.postMessage")
     else:
         slack.lose_answer()
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         outcome = await post_digest(
-            settings, open_wiki(settings), build_client(settings), store, DAY, policy=FAST
+            settings, open_wiki(settings), build_client(settings), state, DAY, policy=FAST
         )
     assert outcome.channels[0].status == "posted"
-    assert len(slack.messages()) == 1
-    assert outcome.channels[0].messages == (slack.messages()[0]["ts"],)
+    assert len(slack.messages(CHANNEL)) == 1
+    assert outcome.channels[0].messages == (slack.messages(CHANNEL)[0]["ts"],)
     assert len(slack.calls_to("conversations.history")) == 2, "before the first post, and after the failure"
     assert len(slack.calls_to("chat.postMessage")) == 1
     assert len(slack.calls_to("chat.postMessage", answered=False)) == (1 if inject == "lost-answer" else 2)
 
 
-async def test_a_blind_retry_would_post_twice(tmp_path: Path, slack: ChannelSlack) -> None:
+async def test_a_blind_retry_would_post_twice(tmp_path: Path, slack: FakeSlack) -> None:
     """Why posting does not use the client's own retries: a lost answer is retried blindly."""
     settings = settings_for(tmp_path, slack)
     slack.lose_answer()
     await build_client(settings).chat_postMessage(channel=CHANNEL, text="hello")
-    assert len(slack.messages()) == 2
+    assert len(slack.messages(CHANNEL)) == 2
 
 
 async def test_an_outage_fails_the_run_and_a_later_run_posts_once(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
     slack.fail("chat.postMessage", status=500, times=FAST.attempts)
-    with StateStore(settings.state_db) as store:
-        failed = await post_digest(settings, wiki, build_client(settings), store, DAY, policy=FAST)
-        run = store.run(DAY.isoformat(), CHANNEL)
-        backing_off = await post_digest(settings, wiki, build_client(settings), store, DAY, policy=FAST)
+    with state_file(settings) as state:
+        failed = await post_digest(settings, wiki, build_client(settings), state, DAY, policy=FAST)
+        run = state.store.run(DAY.isoformat(), CHANNEL)
+        backing_off = await post_digest(settings, wiki, build_client(settings), state, DAY, policy=FAST)
     assert failed.channels[0].status == "failed" and "500" in (failed.channels[0].error or "")
     assert run is not None and not run.done and run.status == "failed" and run.inflight == 0
     assert backing_off.channels[0].status == "failed"
-    assert slack.messages() == []
+    assert slack.messages(CHANNEL) == []
     assert len(slack.calls_to("conversations.history")) == FAST.attempts, (
         "before each post but the first retry"
     )
-    with store_later(settings, 60) as later:
+    with state_file(settings, later_s=60) as later:
         retried = await post_digest(settings, wiki, build_client(settings), later, DAY, policy=FAST)
-        assert later.run(DAY.isoformat(), CHANNEL).done
+        assert later.store.run(DAY.isoformat(), CHANNEL).done
     assert retried.channels[0].status == "posted"
-    assert len(slack.messages()) == 1
+    assert len(slack.messages(CHANNEL)) == 1
 
 
 async def test_a_refused_post_is_not_retried_in_the_run(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack)
     slack.answer("chat.postMessage", {"ok": False, "error": "channel_not_found"})
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         outcome = await post_digest(
-            settings, open_wiki(settings), build_client(settings), store, DAY, policy=FAST
+            settings, open_wiki(settings), build_client(settings), state, DAY, policy=FAST
         )
-        run = store.run(DAY.isoformat(), CHANNEL)
+        run = state.store.run(DAY.isoformat(), CHANNEL)
     assert outcome.channels[0].status == "failed" and "channel_not_found" in (outcome.channels[0].error or "")
     assert len(slack.calls_to("chat.postMessage")) == 1
     assert run is not None and not run.done
 
 
 async def test_a_lost_state_file_does_not_post_twice(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        first = await post_digest(settings, wiki, build_client(settings), store, DAY)
+    with state_file(settings) as state:
+        first = await post_digest(settings, wiki, build_client(settings), state, DAY)
     for leftover in settings.state_db.parent.glob(settings.state_db.name + "*"):
         leftover.unlink()
-    with StateStore(settings.state_db) as fresh:
+    with state_file(settings) as fresh:
         again = await post_digest(settings, wiki, build_client(settings), fresh, DAY)
-        assert fresh.run(DAY.isoformat(), CHANNEL).done
+        assert fresh.store.run(DAY.isoformat(), CHANNEL).done
     assert again.channels[0].status == "posted" and again.channels[0].messages == first.channels[0].messages
-    assert len(slack.messages()) == 1
+    assert len(slack.messages(CHANNEL)) == 1
 
 
 @pytest.mark.parametrize("crashed_mid_post", [False, True])
 async def test_history_without_scope(
-    tmp_path: Path, slack: ChannelSlack, vault: Path, crashed_mid_post: bool
+    tmp_path: Path, slack: FakeSlack, vault: Path, crashed_mid_post: bool
 ) -> None:
     """Without channels:history a fresh run still posts; a run that may already have posted waits."""
     settings = settings_for(tmp_path, slack)
     slack.answer(
         "conversations.history", {"ok": False, "error": "missing_scope", "needed": "channels:history"}
     )
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         if crashed_mid_post:
-            store.claim_run(DAY.isoformat(), CHANNEL, "dead", 1)
-            store.begin_part(DAY.isoformat(), CHANNEL, "dead", 0, 1)
-    with store_later(settings) as later:
+            state.store.claim_run(DAY.isoformat(), CHANNEL, "dead", 1)
+            state.store.begin_part(DAY.isoformat(), CHANNEL, "dead", 0, 1)
+    with state_file(settings, later_s=LATER_S) as later:
         outcome = await post_digest(
             settings, open_wiki(settings), build_client(settings), later, DAY, policy=FAST
         )
     expected = ("failed", 0) if crashed_mid_post else ("posted", 1)
-    assert (outcome.channels[0].status, len(slack.messages())) == expected
+    assert (outcome.channels[0].status, len(slack.messages(CHANNEL))) == expected
     if crashed_mid_post:
         assert "missing_scope" in (outcome.channels[0].error or "")
 
@@ -578,7 +362,7 @@ async def test_history_without_scope(
 
 
 async def test_crash_between_post_and_record_does_not_post_twice(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
@@ -586,30 +370,30 @@ async def test_crash_between_post_and_record_does_not_post_twice(
     process = await start_cli(settings, "--date", DAY.isoformat())
     await asyncio.wait_for(slack.held.wait(), 60)
     await kill(process)
-    (posted,) = slack.messages()
-    with StateStore(settings.state_db) as store:
-        crashed = store.run(DAY.isoformat(), CHANNEL)
+    (posted,) = slack.messages(CHANNEL)
+    with state_file(settings) as state:
+        crashed = state.store.run(DAY.isoformat(), CHANNEL)
         assert (
             crashed is not None
             and crashed.status == "running"
             and crashed.inflight == 0
             and crashed.posted == {}
         )
-        restarted_at_once = await post_digest(settings, wiki, build_client(settings), store, DAY)
+        restarted_at_once = await post_digest(settings, wiki, build_client(settings), state, DAY)
     assert restarted_at_once.channels[0].status == "busy"
-    with store_later(settings) as later:
+    with state_file(settings, later_s=LATER_S) as later:
         resumed = await post_digest(settings, wiki, build_client(settings), later, DAY)
-        assert later.run(DAY.isoformat(), CHANNEL).done
+        assert later.store.run(DAY.isoformat(), CHANNEL).done
     assert resumed.channels[0].status == "posted"
     assert resumed.channels[0].messages == (posted["ts"],)
-    assert slack.messages() == [posted]
+    assert slack.messages(CHANNEL) == [posted]
 
 
 @pytest.mark.parametrize("second_part", ["reached-slack", "never-arrived"])
 async def test_restart_in_the_middle_of_a_run_posts_each_part_once(
-    tmp_path: Path, slack: ChannelSlack, second_part: str
+    tmp_path: Path, slack: FakeSlack, second_part: str
 ) -> None:
-    write_vault(tmp_path / "vault", DAY, count=SOURCES_PER_MESSAGE + 2)
+    write_vault(tmp_path / "vault", digest_vault(DAY, count=SOURCES_PER_MESSAGE + 2))
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
     if second_part == "reached-slack":
@@ -620,24 +404,23 @@ async def test_restart_in_the_middle_of_a_run_posts_each_part_once(
     if second_part == "reached-slack":
         await asyncio.wait_for(slack.held.wait(), 60)
     else:
-        await asyncio.wait_for(_dropped(slack), 60)
+        await eventually(
+            lambda: any(c.status == 0 for c in slack.calls_to("chat.postMessage", answered=False)),
+            timeout=60,
+            what="the dropped post",
+        )
     await kill(process)
-    assert len(slack.messages()) == (2 if second_part == "reached-slack" else 1)
+    assert len(slack.messages(CHANNEL)) == (2 if second_part == "reached-slack" else 1)
     searched = len(slack.calls_to("conversations.history"))
-    with store_later(settings) as later:
+    with state_file(settings, later_s=LATER_S) as later:
         resumed = await post_digest(settings, wiki, build_client(settings), later, DAY)
     assert resumed.channels[0].status == "posted"
-    assert slack.parts() == [(DAY.isoformat(), 0), (DAY.isoformat(), 1)]
+    assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0), (DAY.isoformat(), 1)]
     assert len(slack.calls_to("conversations.history")) == searched + 1
 
 
-async def _dropped(slack: ChannelSlack) -> None:
-    while not any(c.method == "chat.postMessage" and c.status == 0 for c in slack.calls):
-        await asyncio.sleep(0.01)
-
-
 async def test_two_processes_started_together_post_once(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack, digest_channel=(CHANNEL, OTHER_CHANNEL))
     open_wiki(settings)
@@ -649,15 +432,15 @@ async def test_two_processes_started_together_post_once(
     assert said.count(": posted") == 2 and said.count(": already") == 2, said
 
 
-async def test_two_runners_in_one_loop_post_once(tmp_path: Path, slack: ChannelSlack, vault: Path) -> None:
+async def test_two_runners_in_one_loop_post_once(tmp_path: Path, slack: FakeSlack, vault: Path) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as one, StateStore(settings.state_db) as two:
+    with state_file(settings) as one, state_file(settings) as two:
         outcomes = await asyncio.gather(
-            *(post_digest(settings, wiki, build_client(settings), store, DAY) for store in (one, two))
+            *(post_digest(settings, wiki, build_client(settings), state, DAY) for state in (one, two))
         )
     assert sorted(o.channels[0].status for o in outcomes) in (["busy", "posted"], ["already", "posted"])
-    assert len(slack.messages()) == 1
+    assert len(slack.messages(CHANNEL)) == 1
 
 
 # -- the schedule ---------------------------------------------------------------------------
@@ -677,63 +460,63 @@ def jst(text: str) -> datetime:
         pytest.param("2026-10-16T09:00:00", [], id="15th-is-empty"),
     ],
 )
-async def test_schedule_step(tmp_path: Path, slack: ChannelSlack, vault: Path, now: str, posted_days) -> None:
+async def test_schedule_step(tmp_path: Path, slack: FakeSlack, vault: Path, now: str, posted_days) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        wait = await run_due_digests(settings, wiki, build_client(settings), store, jst(now), owner="test")
-    assert sorted({day for day, _ in slack.parts()}) == posted_days
+    with state_file(settings) as state:
+        wait = await run_due_digests(settings, wiki, build_client(settings), state, jst(now), owner="test")
+    assert sorted({day for day, _ in slack.parts(CHANNEL)}) == posted_days
     assert 0 < wait <= 86400
 
 
 async def test_schedule_waits_for_the_time_then_posts_once(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
     client = build_client(settings)
-    with StateStore(settings.state_db) as store:
-        wait = await run_due_digests(settings, wiki, client, store, jst("2026-10-15T08:59:00"), owner="a")
+    with state_file(settings) as state:
+        wait = await run_due_digests(settings, wiki, client, state, jst("2026-10-15T08:59:00"), owner="a")
         assert wait == pytest.approx(60)
         for now in ("2026-10-15T09:00:00", "2026-10-15T09:01:00", "2026-10-15T18:00:00"):
-            wait = await run_due_digests(settings, wiki, client, store, jst(now), owner="b")
-    assert slack.parts() == [(DAY.isoformat(), 0)]
+            wait = await run_due_digests(settings, wiki, client, state, jst(now), owner="b")
+    assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0)]
     assert wait == pytest.approx(15 * 3600)
 
 
 async def test_schedule_retries_a_failed_day_on_a_later_day(
-    tmp_path: Path, slack: ChannelSlack, vault: Path
+    tmp_path: Path, slack: FakeSlack, vault: Path
 ) -> None:
     settings = settings_for(tmp_path, slack)
     wiki = open_wiki(settings)
     client = build_client(settings)
     slack.fail("chat.postMessage", status=500, times=FAST.attempts)
-    with StateStore(settings.state_db) as store:
+    with state_file(settings) as state:
         await run_due_digests(
-            settings, wiki, client, store, jst("2026-10-15T09:00:00"), owner="a", policy=FAST
+            settings, wiki, client, state, jst("2026-10-15T09:00:00"), owner="a", policy=FAST
         )
-        assert slack.messages() == []
-    with store_later(settings, 60) as later:
+        assert slack.messages(CHANNEL) == []
+    with state_file(settings, later_s=60) as later:
         await run_due_digests(
             settings, wiki, client, later, jst("2026-10-16T09:00:00"), owner="b", policy=FAST
         )
-    assert slack.parts() == [(DAY.isoformat(), 0)]
+    assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0)]
 
 
-async def test_schedule_posts_on_start_when_the_time_has_passed(tmp_path: Path, slack: ChannelSlack) -> None:
+async def test_schedule_posts_on_start_when_the_time_has_passed(tmp_path: Path, slack: FakeSlack) -> None:
     day = yesterday(make_settings(tmp_path))
-    write_vault(tmp_path / "vault", day)
+    write_vault(tmp_path / "vault", digest_vault(day))
     settings = settings_for(tmp_path, slack, digest_time="00:00")
     wiki = open_wiki(settings)
-    with StateStore(settings.state_db) as store:
-        task = asyncio.create_task(schedule_digest(settings, wiki, build_client(settings), store))
+    with state_file(settings) as state:
+        task = asyncio.create_task(schedule_digest(settings, wiki, build_client(settings), state))
         try:
             await slack.wait_for_calls("chat.postMessage", timeout=30)
             await asyncio.sleep(0.5)
         finally:
             task.cancel()
-    assert slack.parts() == [(day.isoformat(), 0)]
-    assert store_later(settings, 0).run(day.isoformat(), CHANNEL).done
+    assert slack.parts(CHANNEL) == [(day.isoformat(), 0)]
+    assert open_state_store(settings.state_db).run(day.isoformat(), CHANNEL).done
 
 
 @pytest.mark.parametrize(
@@ -748,7 +531,5 @@ async def test_schedule_posts_on_start_when_the_time_has_passed(tmp_path: Path, 
     ],
 )
 def test_due_day_in_the_digest_zone(tmp_path: Path, now: str, zone: str, at: str, due: date | None) -> None:
-    from bot.digest import due_day
-
     settings = make_settings(tmp_path, digest_tz=zone, digest_time=at)
     assert due_day(settings, datetime.fromisoformat(now)) == due

@@ -5,25 +5,18 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from bot.freshness import Freshener, keep_fresh
+from index.indexer import LOCK_FILE
 from index.wiki import Wiki
+from tests.conftest import eventually
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
 WAIT_S = 30.0
-
-
-async def eventually(check, timeout: float = WAIT_S) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if await asyncio.to_thread(check):
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("condition not met in time")
 
 
 class Readers:
@@ -54,47 +47,60 @@ class Readers:
 
 @pytest.fixture
 async def live(tmp_path: Path):
+    """A vault followed by `keep_fresh`, once the index is built and the watcher is watching."""
     vault = write_vault(tmp_path / "vault", SMALL_VAULT)
     wiki = Wiki.open(vault, tmp_path / "index")
-    task = asyncio.create_task(keep_fresh(wiki, vault, tmp_path / "index", scan_interval=60))
-    await eventually(lambda: wiki.state().status == "ready")
-    await asyncio.sleep(0.3)
-    yield vault, wiki
+    freshener = Freshener(wiki)
+    task = asyncio.create_task(keep_fresh(freshener, vault, tmp_path / "index", scan_interval=60))
+    await asyncio.wait_for(freshener.watching.wait(), WAIT_S)
+    assert wiki.state().status == "ready"
+    yield vault, wiki, freshener
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
 
 
 async def test_edit_add_delete_rename_while_queries_run(live) -> None:
-    vault, wiki = live
+    vault, wiki, _ = live
     with Readers(wiki) as readers:
         (vault / "wiki/entities/Volcano Engine.md").write_text(entity("Volcano Engine"))
-        await eventually(lambda: wiki.lookup("Volcano Engine").match is not None)
+        await eventually(lambda: wiki.lookup("Volcano Engine").match is not None, timeout=WAIT_S)
 
         (vault / "wiki/entities/MegaScale.md").write_text(
             entity("MegaScale", body="Qwertyzz という語を含む。")
         )
         await eventually(
-            lambda: [h.path for h in wiki.search("Qwertyzz").hits] == ["wiki/entities/MegaScale.md"]
+            lambda: [h.path for h in wiki.search("Qwertyzz").hits] == ["wiki/entities/MegaScale.md"],
+            timeout=WAIT_S,
         )
 
         (vault / "wiki/entities/Anna Stub.md").unlink()
-        await eventually(lambda: wiki.page("wiki/entities/Anna Stub.md") is None)
+        await eventually(lambda: wiki.page("wiki/entities/Anna Stub.md") is None, timeout=WAIT_S)
 
         os.rename(vault / "wiki/entities/Minder.md", vault / "wiki/entities/Minder System.md")
-        await eventually(lambda: wiki.page("wiki/entities/Minder System.md") is not None)
+        await eventually(lambda: wiki.page("wiki/entities/Minder System.md") is not None, timeout=WAIT_S)
         assert "wiki/entities/ByteDance.md" in {
             r.path for r in wiki.backlinks("wiki/entities/Minder System.md")
         }
     assert readers.errors == [] and readers.answers > 0
 
 
-async def test_a_burst_of_files_is_coalesced(live) -> None:
-    vault, wiki = live
-    pages_before = wiki.state().pages
-    for n in range(500):
-        (vault / f"wiki/concepts/バースト{n}.md").write_text(entity(f"バースト{n}", kind="concept"))
-    await eventually(lambda: wiki.state().pages == pages_before + 500, timeout=120)
+async def test_a_burst_of_files_is_coalesced(live, tmp_path: Path) -> None:
+    """500 files in five waves, each seen by the watcher while the first update waits for the
+    index's write lock (held here): every trigger meanwhile folds into one more update."""
+    vault, wiki, freshener = live
+    pages_before, updates_before, triggers_before = wiki.state().pages, freshener.updates, freshener.triggers
+    with FileLock(str(tmp_path / "index" / LOCK_FILE)):
+        for wave in range(5):
+            seen = freshener.triggers
+            for n in range(wave * 100, wave * 100 + 100):
+                (vault / f"wiki/concepts/バースト{n}.md").write_text(entity(f"バースト{n}", kind="concept"))
+            await eventually(lambda seen=seen: freshener.triggers > seen, timeout=WAIT_S, what=f"wave {wave}")
+        held = freshener.triggers - triggers_before
+    await eventually(lambda: wiki.state().pages == pages_before + 500, timeout=120, what="500 pages")
+    await eventually(lambda: not freshener.running, timeout=WAIT_S, what="the last update")
+    late = freshener.triggers - triggers_before - held
+    assert held >= 5 and freshener.updates - updates_before <= 2 + late
     assert wiki.lookup("バースト499").match is not None
 
 

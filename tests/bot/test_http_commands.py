@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 import pytest
 
 from bot.blocks.buttons import CHOOSE_CANDIDATE, OPEN_PAGE, OPEN_PAGE_SELECT, SHARE
 from tests.bot.block_kit import assert_valid_blocks, message_text
 from tests.bot.conftest import RunningBot, running_bot
 from tests.bot.fake_slack import OTHER_TEAM_ID, USER_ID, elements
+from tests.conftest import eventually
 
 ACK_LIMIT_S = 3.0
 
@@ -176,16 +174,9 @@ async def test_response_url_failure_is_logged_with_context(tmp_path, fake_slack,
         dead_url = "http://127.0.0.1:9/nowhere"  # nothing listens on the discard port
         sent = await bot.sender.command("/entity", "ByteDance", response_url=dead_url)
         assert sent.status == 200
-        await wait_for_log(caplog, "listener failed on command /entity")
+        await eventually(lambda: "listener failed on command /entity" in caplog.text, what="the log line")
     record = next(r for r in caplog.records if "listener failed" in r.getMessage())
     assert "team T0FAKE" in record.getMessage() and f"user {USER_ID}" in record.getMessage()
-
-
-async def wait_for_log(caplog, text: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while text not in caplog.text:
-        assert time.monotonic() < deadline, f"no log line with {text!r}"
-        await asyncio.sleep(0.02)
 
 
 async def test_wiki_digest_previews_a_day_privately(bot):

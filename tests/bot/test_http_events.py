@@ -20,24 +20,12 @@ from tests.bot.fake_slack import (
     OTHER_TEAM_ID,
     USER_ID,
     SlackSender,
+    direct_message,
     mention_event,
 )
 
 QUIET_S = 0.5
 """How long to keep listening for a message that must not come."""
-
-
-def direct_message(text: str, ts: str = "1700000200.000100", **fields) -> dict:
-    return {
-        "type": "message",
-        "channel_type": "im",
-        "user": USER_ID,
-        "text": text,
-        "ts": ts,
-        "channel": DM_CHANNEL_ID,
-        "event_ts": ts,
-        **fields,
-    }
 
 
 async def posted(bot, count: int = 1) -> list:

@@ -15,10 +15,8 @@ from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks, message_text
 from tests.bot.conftest import running_bot
 from tests.bot.fake_openai import FakeOpenAI
-from tests.bot.fake_slack import _wait_until as wait_until
-from tests.bot.fake_slack import mention_event
-from tests.bot.test_http_events import direct_message
-from tests.conftest import EXAMPLE_VAULT
+from tests.bot.fake_slack import direct_message, mention_event
+from tests.conftest import EXAMPLE_VAULT, eventually
 from tests.vaults import entity, write_vault
 
 QUESTION = "Minder を開発したのはどこ?"
@@ -44,12 +42,12 @@ async def final_update(slack):
     def final():
         return [c for c in slack.calls_to("chat.update") if "written by" in message_text(c.args["blocks"])]
 
-    await wait_until(lambda: bool(final()), 10.0, lambda: "the final chat.update")
+    await eventually(lambda: bool(final()), what="the final chat.update")
     return final()[0]
 
 
 async def until_logged(caplog: pytest.LogCaptureFixture, text: str) -> None:
-    await wait_until(lambda: text in caplog.text, 10.0, lambda: f"a log line with {text!r}")
+    await eventually(lambda: text in caplog.text, what=f"a log line with {text!r}")
 
 
 async def test_a_mention_is_answered_at_once_then_rewritten_in_place(

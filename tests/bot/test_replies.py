@@ -141,7 +141,7 @@ def test_not_ready_index_is_a_polite_answer(tmp_path):
 
 def test_card_reply_and_sharing_rebuild_the_answer_publicly(wiki, tmp_path):
     settings = make_settings(tmp_path)
-    private = card_reply("wiki/entities/Minder.md", wiki, settings)
+    private = card_reply("wiki/entities/Minder.md", wiki)
     assert share_values(private) == ["page:wiki/entities/Minder.md"]
     shared = shared_reply(share_values(private)[0], wiki, settings)
     assert shared.blocks[0]["text"]["text"] == "Minder" and share_values(shared) == []
@@ -149,8 +149,8 @@ def test_card_reply_and_sharing_rebuild_the_answer_publicly(wiki, tmp_path):
     assert shared_text.blocks[0]["text"]["text"] == "ByteDance" and share_values(shared_text) == []
 
 
-def test_a_page_that_is_gone(wiki, tmp_path):
-    reply = card_reply("wiki/entities/Nobody.md", wiki, make_settings(tmp_path))
+def test_a_page_that_is_gone(wiki):
+    reply = card_reply("wiki/entities/Nobody.md", wiki)
     assert "no longer in the wiki" in message_text(reply.blocks)
 
 

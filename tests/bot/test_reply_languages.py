@@ -87,7 +87,6 @@ KINDS = [
     ("nothing found", "/wiki qzxqzxqzx", "Nothing in the wiki matches", "に一致するものは Wiki にありません"),
     ("help", "/wiki help", "How to use sakuin", "sakuin の使い方"),
     ("entity help", "/entity", "full-text search", "全文検索"),
-    ("digest elsewhere", "/wiki digest", "previews the digest", "ダイジェストを確認"),
     ("name too long", "/entity " + "x" * 300, "characters long", "文字は長すぎます"),
     ("query too long", "/wiki " + "長い質問" * 300, "characters long", "文字は長すぎます"),
     ("question", "Minder を開発したのはどこ?", "Passages for", "に関する箇所"),
@@ -132,8 +131,8 @@ def test_index_not_ready_in_both_languages(tmp_path, language, label, text):
     ("language", "label"), [("ja", "もう Wiki にありません"), ("en", "no longer in the wiki")]
 )
 def test_a_removed_page_in_both_languages(linked_wiki, tmp_path, language, label):
-    settings = make_settings(tmp_path, ui_language=language)
-    check(card_reply("wiki/entities/Gone.md", linked_wiki, settings), language, label)
+    with use_language(language):  # a button's answer: the language the listener set for the user
+        check(card_reply("wiki/entities/Gone.md", linked_wiki), language, label)
 
 
 @pytest.mark.parametrize(("language", "label"), [("ja", "リンク元"), ("en", "Linked from")])

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.state import LeaseLost, StateStore
+from bot.state.digest_runs import LeaseLost
+from bot.state.store import StateStore, open_state_store
 
 
 class Clock:
@@ -23,7 +24,7 @@ class Clock:
 
 def test_creates_parent_folder_and_uses_wal(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "er" / "state.sqlite3"
-    with StateStore(path):
+    with open_state_store(path):
         pass
     assert path.exists()
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -41,7 +42,7 @@ def test_creates_parent_folder_and_uses_wal(tmp_path: Path) -> None:
 )
 def test_claim_event_within_and_after_ttl(tmp_path: Path, advance_s: float, ttl_s: float, second_claim: bool):
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         assert store.claim_event("Ev1", ttl_s=ttl_s) is True
         clock.now += advance_s
         assert store.claim_event("Ev1", ttl_s=ttl_s) is second_claim
@@ -49,19 +50,19 @@ def test_claim_event_within_and_after_ttl(tmp_path: Path, advance_s: float, ttl_
 
 
 def test_claim_event_refuses_short_ttl(tmp_path: Path) -> None:
-    with StateStore(tmp_path / "s.db") as store, pytest.raises(ValueError, match="at least 600"):
+    with open_state_store(tmp_path / "s.db") as store, pytest.raises(ValueError, match="at least 600"):
         store.claim_event("Ev1", ttl_s=60)
 
 
 def test_claim_survives_reopen(tmp_path: Path) -> None:
-    with StateStore(tmp_path / "s.db") as store:
+    with open_state_store(tmp_path / "s.db") as store:
         assert store.claim_event("Ev1")
-    with StateStore(tmp_path / "s.db") as store:
+    with open_state_store(tmp_path / "s.db") as store:
         assert not store.claim_event("Ev1")
 
 
 def test_one_winner_among_threads_with_their_own_connections(tmp_path: Path) -> None:
-    stores = [StateStore(tmp_path / "s.db") for _ in range(8)]
+    stores = [open_state_store(tmp_path / "s.db") for _ in range(8)]
     results: list[bool] = []
     barrier = threading.Barrier(len(stores))
 
@@ -81,8 +82,8 @@ def test_one_winner_among_threads_with_their_own_connections(tmp_path: Path) -> 
 
 def test_one_winner_among_processes(tmp_path: Path) -> None:
     script = (
-        "import sys; from pathlib import Path; from bot.state import StateStore; "
-        "s = StateStore(Path(sys.argv[1])); "
+        "import sys; from pathlib import Path; from bot.state.store import open_state_store; "
+        "s = open_state_store(Path(sys.argv[1])); "
         "print(sum(s.claim_event(f'Ev{i}') for i in range(200)))"
     )
     root = Path(__file__).resolve().parents[2]
@@ -104,7 +105,7 @@ DAY, CHANNEL = "2026-10-14", "C0DIGEST"
 
 def test_first_claim_creates_a_running_run(tmp_path: Path) -> None:
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         run = store.claim_run(DAY, CHANNEL, "a", 120)
         assert run is not None
         assert (run.status, run.owner, run.attempts, run.plan, run.posted, run.inflight) == (
@@ -127,7 +128,7 @@ def test_lease_keeps_others_out_until_it_expires(
     tmp_path: Path, advance_s: float, other_gets_it: bool
 ) -> None:
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         assert store.claim_run(DAY, CHANNEL, "a", 120)
         clock.now += advance_s
         assert (store.claim_run(DAY, CHANNEL, "b", 120) is not None) is other_gets_it
@@ -135,7 +136,7 @@ def test_lease_keeps_others_out_until_it_expires(
 
 def test_takeover_keeps_plan_posted_parts_and_inflight_mark(tmp_path: Path) -> None:
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         store.claim_run(DAY, CHANNEL, "a", 120)
         store.set_plan(DAY, CHANNEL, "a", [{"text": "one"}, {"text": "two"}, {"text": "three"}])
         store.begin_part(DAY, CHANNEL, "a", 0, 120)
@@ -156,7 +157,7 @@ def test_takeover_keeps_plan_posted_parts_and_inflight_mark(tmp_path: Path) -> N
 
 def test_done_run_is_never_claimed_again(tmp_path: Path) -> None:
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         store.claim_run(DAY, CHANNEL, "a", 120)
         store.set_plan(DAY, CHANNEL, "a", [{"text": "one"}])
         store.begin_part(DAY, CHANNEL, "a", 0, 120)
@@ -176,7 +177,7 @@ def test_done_run_is_never_claimed_again(tmp_path: Path) -> None:
 )
 def test_failed_run_backs_off(tmp_path: Path, advance_s: float, ignore_backoff: bool, claimed: bool) -> None:
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         store.claim_run(DAY, CHANNEL, "a", 120)
         store.begin_part(DAY, CHANNEL, "a", 0, 120)
         store.fail_run(DAY, CHANNEL, "a", "Slack 500 fatal_error", 60)
@@ -195,7 +196,7 @@ def test_failed_run_backs_off(tmp_path: Path, advance_s: float, ignore_backoff: 
 
 def test_fail_run_of_someone_else_changes_nothing(tmp_path: Path) -> None:
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         store.claim_run(DAY, CHANNEL, "a", 120)
         clock.now += 200
         store.claim_run(DAY, CHANNEL, "b", 120)
@@ -205,7 +206,7 @@ def test_fail_run_of_someone_else_changes_nothing(tmp_path: Path) -> None:
 
 
 def test_record_part_keeps_the_first_ts(tmp_path: Path) -> None:
-    with StateStore(tmp_path / "s.db") as store:
+    with open_state_store(tmp_path / "s.db") as store:
         store.claim_run(DAY, CHANNEL, "a", 120)
         store.begin_part(DAY, CHANNEL, "a", 0, 120)
         store.record_part(DAY, CHANNEL, 0, "111.1")
@@ -216,7 +217,7 @@ def test_record_part_keeps_the_first_ts(tmp_path: Path) -> None:
 
 def test_renew_lease_extends_it(tmp_path: Path) -> None:
     clock = Clock()
-    with StateStore(tmp_path / "s.db", clock=clock) as store:
+    with open_state_store(tmp_path / "s.db", clock=clock) as store:
         store.claim_run(DAY, CHANNEL, "a", 120)
         clock.now += 100
         store.renew_lease(DAY, CHANNEL, "a", 120)
@@ -226,8 +227,8 @@ def test_renew_lease_extends_it(tmp_path: Path) -> None:
 
 def test_one_process_claims_a_run(tmp_path: Path) -> None:
     script = (
-        "import sys; from pathlib import Path; from bot.state import StateStore; "
-        "s = StateStore(Path(sys.argv[1])); "
+        "import sys; from pathlib import Path; from bot.state.store import open_state_store; "
+        "s = open_state_store(Path(sys.argv[1])); "
         "print(sum(s.claim_run(f'2026-10-{d:02d}', 'C1', sys.argv[2], 600) is not None"
         " for d in range(1, 29)))"
     )

@@ -18,7 +18,6 @@ from bot.delivery import respond_privately
 from bot.i18n import use_language
 from bot.replies import Reply, card_reply
 from bot.user_locale import UserLanguages
-from config.settings import Settings
 from index.wiki import IndexNotReady, Wiki
 
 
@@ -29,19 +28,18 @@ async def handle_open_page(
     respond: AsyncRespond,
     client: AsyncWebClient,
     wiki: Wiki,
-    settings: Settings,
     languages: UserLanguages,
 ) -> None:
     await ack()
     value = action.get("value") or (action.get("selected_option") or {}).get("value") or ""
     with use_language(await languages.language(client, (body.get("user") or {}).get("id"))):
-        reply = await asyncio.to_thread(card_for_value, value, wiki, settings)
+        reply = await asyncio.to_thread(card_for_value, value, wiki)
     in_place = bool((body.get("container") or {}).get("is_ephemeral"))
     await respond_privately(respond, reply, replace=in_place)
 
 
-def card_for_value(value: str, wiki: Wiki, settings: Settings) -> Reply:
-    return card_reply(page_path(value, wiki), wiki, settings)
+def card_for_value(value: str, wiki: Wiki) -> Reply:
+    return card_reply(page_path(value, wiki), wiki)
 
 
 def page_path(value: str, wiki: Wiki) -> str:

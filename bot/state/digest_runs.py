@@ -1,38 +1,21 @@
-"""The state store: a small SQLite file (``STATE_DB``) shared by every process of one deployment.
+"""Digest runs: one per (day, channel), so a day's digest reaches a channel exactly once.
 
-It holds two things that must survive restarts and be agreed on by several processes at once:
-
-- the Slack events already handled (``claim_event``), so Slack's retries are answered once;
-- the digest runs per (day, channel), so a day's digest reaches a channel exactly once: a run is
-  claimed with a lease (an owner and an expiry) before anything is posted, and each message part
-  is marked in flight before it is sent and recorded with Slack's ``ts`` after (see bot/digest.py).
-
-Every write is one short ``BEGIN IMMEDIATE`` transaction, so two processes that ask at the same
-moment are serialised by SQLite's file lock and exactly one of them wins. The file uses WAL so
-readers never wait for a writer. Methods are synchronous and fast (local disk); one store may be
-shared by threads.
+A run is claimed with a lease (an owner and an expiry) before anything is posted; each message
+part is marked in flight before it is sent and recorded with Slack's ``ts`` after; the run is
+done only when every part is recorded (the protocol: `bot.digest.posting`).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
+from enum import StrEnum
+from typing import Protocol
 
-MIN_EVENT_TTL_S = 600.0
-"""Slack retries an event for about 5 minutes; remembering it for less would let a retry through."""
+from bot.state.sqlite import SqliteFile
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS seen_events (
-    event_id   TEXT PRIMARY KEY,
-    expires_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS seen_events_expiry ON seen_events (expires_at);
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS digest_runs (
     day             TEXT NOT NULL,
     channel         TEXT NOT NULL,
@@ -51,7 +34,13 @@ CREATE TABLE IF NOT EXISTS digest_runs (
 );
 """
 
-RUNNING, FAILED, DONE = "running", "failed", "done"
+
+class RunStatus(StrEnum):
+    """A run as recorded: held by an owner, given back after a failure (to be retried), or done."""
+
+    RUNNING = "running"
+    FAILED = "failed"
+    DONE = "done"
 
 
 @dataclass(frozen=True)
@@ -66,7 +55,7 @@ class DigestRun:
 
     day: str
     channel: str
-    status: str
+    status: RunStatus
     owner: str | None
     lease_until: float
     attempts: int
@@ -79,83 +68,23 @@ class DigestRun:
 
     @property
     def done(self) -> bool:
-        return self.status == DONE
+        return self.status is RunStatus.DONE
 
 
 class LeaseLost(Exception):
     """Another process took this run over (our lease had expired); stop without posting."""
 
 
-class StateStore:
-    """The SQLite state file; created (with its parent folder) on first use."""
-
-    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
-        self.path = Path(path)
-        self._clock = clock
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA busy_timeout=30000")
-        with self._lock:
-            self._db.executescript(_SCHEMA)
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-    def __enter__(self) -> StateStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; ``BEGIN IMMEDIATE`` takes the write lock up front, so the
-        check-then-write inside it cannot interleave with another process."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-
-    def claim_event(self, event_id: str, ttl_s: float = 3600) -> bool:
-        """True the first time ``event_id`` is seen within ``ttl_s`` seconds, False for a repeat.
-
-        Slack retries an event it did not see acknowledged (up to 3 times over about 5 minutes);
-        the first delivery claims it and the retries get False. Once the TTL has passed the id is
-        forgotten. ``ttl_s`` below 10 minutes is refused, since retries could then slip through.
-        """
-        if ttl_s < MIN_EVENT_TTL_S:
-            raise ValueError(f"event TTL must be at least {MIN_EVENT_TTL_S:.0f} s, got {ttl_s}")
-        now = self._clock()
-        with self._transaction() as db:
-            db.execute("DELETE FROM seen_events WHERE expires_at <= ?", (now,))
-            cursor = db.execute(
-                "INSERT INTO seen_events (event_id, expires_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                (event_id, now + ttl_s),
-            )
-            return cursor.rowcount == 1
-
-    # -- digest runs ------------------------------------------------------------------------
+class DigestRuns(Protocol):
+    """Every method is one atomic step, safe against any number of processes doing the same."""
 
     def run(self, day: str, channel: str) -> DigestRun | None:
-        with self._lock:
-            return _select_run(self._db, day, channel)
+        """The run as recorded, or None."""
+        ...
 
     def unfinished_runs(self, since_day: str) -> list[DigestRun]:
-        """Runs from ``since_day`` on that were started but are not done (to retry them)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT * FROM digest_runs WHERE day >= ? AND status != ? ORDER BY day, channel",
-                (since_day, DONE),
-            ).fetchall()
-        return [_run(row) for row in rows]
+        """Runs from ``since_day`` on that were started but are not done (to retry them), by day."""
+        ...
 
     def claim_run(
         self, day: str, channel: str, owner: str, lease_s: float, *, ignore_backoff: bool = False
@@ -164,8 +93,63 @@ class StateStore:
 
         None when the run is done, when another owner's lease has not expired, or when a failed run
         is still backing off (unless ``ignore_backoff``, for a run asked for by hand). Taking over
-        an expired lease keeps the plan, the posted parts and the in-flight mark of the old owner.
+        an expired lease keeps the plan, the posted parts and the in-flight mark of the old owner;
+        each claim counts one more attempt.
         """
+        ...
+
+    def set_plan(self, day: str, channel: str, owner: str, plan: list[dict]) -> tuple[dict, ...]:
+        """Freeze the run's messages; the first plan recorded wins and is returned. LeaseLost if
+        the run is not ``owner``'s."""
+        ...
+
+    def renew_lease(self, day: str, channel: str, owner: str, lease_s: float) -> None:
+        """Extend our lease before a Slack call; LeaseLost if the run is no longer ours."""
+        ...
+
+    def begin_part(self, day: str, channel: str, owner: str, part: int, lease_s: float) -> None:
+        """Mark ``part`` in flight (and renew the lease) just before posting it; LeaseLost if the
+        run is no longer ours. Durable before the request leaves, so a crash at any later point
+        leaves a mark that makes the next owner look in the channel before posting it again."""
+        ...
+
+    def record_part(self, day: str, channel: str, part: int, ts: str) -> None:
+        """Record that ``part`` is in the channel as message ``ts`` (clearing its in-flight mark).
+
+        Not fenced by owner: it is a fact about the channel, whoever learnt it. A part already
+        recorded keeps its first ``ts``. KeyError when there is no such run.
+        """
+        ...
+
+    def finish_run(self, day: str, channel: str, owner: str) -> None:
+        """Mark the run done (call only after Slack confirmed every part); LeaseLost if not ours."""
+        ...
+
+    def fail_run(self, day: str, channel: str, owner: str, error: str, retry_in_s: float) -> None:
+        """Give the run back after a failure; it may be claimed again after ``retry_in_s`` seconds.
+
+        The in-flight mark stays: whether that part reached Slack is still unknown. A run that is no
+        longer ours (taken over, or done) is left alone.
+        """
+        ...
+
+
+class SqliteDigestRuns(SqliteFile):
+    def run(self, day: str, channel: str) -> DigestRun | None:
+        with self._reading() as db:
+            return _select_run(db, day, channel)
+
+    def unfinished_runs(self, since_day: str) -> list[DigestRun]:
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT * FROM digest_runs WHERE day >= ? AND status != ? ORDER BY day, channel",
+                (since_day, RunStatus.DONE),
+            ).fetchall()
+        return [_run(row) for row in rows]
+
+    def claim_run(
+        self, day: str, channel: str, owner: str, lease_s: float, *, ignore_backoff: bool = False
+    ) -> DigestRun | None:
         now = self._clock()
         with self._transaction() as db:
             run = _select_run(db, day, channel)
@@ -173,7 +157,7 @@ class StateStore:
                 db.execute(
                     "INSERT INTO digest_runs (day, channel, status, owner, lease_until, attempts, started_at,"
                     " updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                    (day, channel, RUNNING, owner, now + lease_s, now, now),
+                    (day, channel, RunStatus.RUNNING, owner, now + lease_s, now, now),
                 )
             elif (
                 run.done
@@ -186,7 +170,7 @@ class StateStore:
                     db,
                     day,
                     channel,
-                    status=RUNNING,
+                    status=RunStatus.RUNNING,
                     owner=owner,
                     lease_until=now + lease_s,
                     attempts=run.attempts + 1,
@@ -195,7 +179,6 @@ class StateStore:
             return _select_run(db, day, channel)
 
     def set_plan(self, day: str, channel: str, owner: str, plan: list[dict]) -> tuple[dict, ...]:
-        """Freeze the run's messages; the first plan recorded wins and is returned."""
         with self._transaction() as db:
             run = _owned_run(db, day, channel, owner)
             if run.plan is not None:
@@ -204,29 +187,18 @@ class StateStore:
         return tuple(plan)
 
     def renew_lease(self, day: str, channel: str, owner: str, lease_s: float) -> None:
-        """Extend our lease before a Slack call; raises LeaseLost if the run is no longer ours."""
         now = self._clock()
         with self._transaction() as db:
             _owned_run(db, day, channel, owner)
             _update(db, day, channel, lease_until=now + lease_s, updated_at=now)
 
     def begin_part(self, day: str, channel: str, owner: str, part: int, lease_s: float) -> None:
-        """Mark ``part`` in flight (and renew the lease) just before posting it.
-
-        Committed before the request leaves, so a crash at any later point leaves a mark that makes
-        the next owner look in the channel before posting the part again.
-        """
         now = self._clock()
         with self._transaction() as db:
             _owned_run(db, day, channel, owner)
             _update(db, day, channel, inflight=part, lease_until=now + lease_s, updated_at=now)
 
     def record_part(self, day: str, channel: str, part: int, ts: str) -> None:
-        """Record that ``part`` is in the channel as message ``ts``.
-
-        Not fenced by owner: it is a fact about the channel, whoever learnt it. A part already
-        recorded keeps its first ``ts``.
-        """
         with self._transaction() as db:
             run = _select_run(db, day, channel)
             if run is None:
@@ -237,14 +209,13 @@ class StateStore:
             _update(db, day, channel, posted=json.dumps(posted), inflight=inflight, updated_at=self._clock())
 
     def finish_run(self, day: str, channel: str, owner: str) -> None:
-        """Mark the run done; call only after Slack confirmed every part."""
         with self._transaction() as db:
             _owned_run(db, day, channel, owner)
             _update(
                 db,
                 day,
                 channel,
-                status=DONE,
+                status=RunStatus.DONE,
                 owner=None,
                 lease_until=0,
                 inflight=None,
@@ -253,11 +224,6 @@ class StateStore:
             )
 
     def fail_run(self, day: str, channel: str, owner: str, error: str, retry_in_s: float) -> None:
-        """Give the run back after a failure; it may be claimed again after ``retry_in_s`` seconds.
-
-        The in-flight mark stays: whether that part reached Slack is still unknown. A run that is no
-        longer ours (taken over, or done) is left alone.
-        """
         now = self._clock()
         with self._transaction() as db:
             run = _select_run(db, day, channel)
@@ -267,7 +233,7 @@ class StateStore:
                 db,
                 day,
                 channel,
-                status=FAILED,
+                status=RunStatus.FAILED,
                 owner=None,
                 lease_until=0,
                 next_attempt_at=now + retry_in_s,
@@ -307,7 +273,7 @@ def _run(row: tuple) -> DigestRun:
     return DigestRun(
         day=day,
         channel=channel,
-        status=status,
+        status=RunStatus(status),
         owner=owner,
         lease_until=lease_until,
         attempts=attempts,

@@ -1,0 +1,61 @@
+"""The SQLite state file: one connection, WAL, and one short write transaction per call.
+
+Every write is a ``BEGIN IMMEDIATE`` transaction, so two processes that ask at the same moment
+are serialised by SQLite's file lock and exactly one of them wins a check-then-write. WAL lets
+readers go on while a writer holds the lock. Calls are synchronous and may wait for another
+process's lock (``busy_timeout``): coroutines go through `bot.state.store.AsyncStateStore`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+BUSY_TIMEOUT_S = 30.0
+"""How long a call waits for another process's write lock before it fails."""
+
+
+class SqliteFile:
+    """The state file, created (with its parent folder) on first use; one store may be shared by
+    threads (calls are serialised on one connection)."""
+
+    def __init__(self, path: Path, schema: str, *, clock: Callable[[], float] = time.time) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(
+            self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+        )
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        with self._lock:
+            self._db.executescript(schema)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction; ``BEGIN IMMEDIATE`` takes the write lock up front, so the
+        check-then-write inside it cannot interleave with another process."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection for a read (WAL: never waits for a writer)."""
+        with self._lock:
+            yield self._db

@@ -1,0 +1,100 @@
+"""`StateStore`: the interface the bot keeps its shared state behind, its SQLite implementation,
+and `AsyncStateStore`, the way coroutines use it.
+
+An implementation (SQLite here; PostgreSQL for replicas on separate disks) provides every
+method of `EventClaims` (``claim_event``) and `DigestRuns` (``run``, ``unfinished_runs``,
+``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
+``fail_run``) with the guarantees their docstrings state, plus ``close`` and use as a context
+manager. The guarantees hold across processes sharing one store: each step is atomic, and of
+two processes racing for the same claim exactly one wins. Methods are synchronous and may be
+called from any thread; they may block (a lock held by another process, a network round trip),
+which is why coroutines never call them directly but through `AsyncStateStore`.
+
+A new kind of state (threads followed, feedback) adds its own small Protocol and records in its
+own module under ``bot/state/``, joins `StateStore`'s bases, and gets its methods on
+`AsyncStateStore`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, Self
+
+from bot.state import digest_runs, events
+from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
+from bot.state.events import EventClaims, SqliteEventClaims
+
+
+class StateStore(EventClaims, DigestRuns, Protocol):
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns):
+    """The state in one SQLite file (``STATE_DB``), shared by every process on its disk."""
+
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
+        super().__init__(path, events.SCHEMA + digest_runs.SCHEMA, clock=clock)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_state_store(location: Path, *, clock: Callable[[], float] = time.time) -> StateStore:
+    """The store at ``location`` (``STATE_DB``); ``clock`` stands in for the time (tests)."""
+    return SqliteStateStore(location, clock=clock)
+
+
+class AsyncStateStore:
+    """The state store for coroutines: every call runs in a worker thread, off the event loop.
+
+    A call can wait (another process holds SQLite's write lock for up to ``busy_timeout``; a
+    database is a network round trip away); on the loop that wait would hold up every
+    acknowledgement to Slack. The methods are `StateStore`'s, awaited.
+    """
+
+    def __init__(self, store: StateStore) -> None:
+        self.store = store
+
+    async def claim_event(self, event_id: str, ttl_s: float = 3600) -> bool:
+        return await asyncio.to_thread(self.store.claim_event, event_id, ttl_s)
+
+    async def run(self, day: str, channel: str) -> DigestRun | None:
+        return await asyncio.to_thread(self.store.run, day, channel)
+
+    async def unfinished_runs(self, since_day: str) -> list[DigestRun]:
+        return await asyncio.to_thread(self.store.unfinished_runs, since_day)
+
+    async def claim_run(
+        self, day: str, channel: str, owner: str, lease_s: float, *, ignore_backoff: bool = False
+    ) -> DigestRun | None:
+        return await asyncio.to_thread(
+            self.store.claim_run, day, channel, owner, lease_s, ignore_backoff=ignore_backoff
+        )
+
+    async def set_plan(self, day: str, channel: str, owner: str, plan: list[dict]) -> tuple[dict, ...]:
+        return await asyncio.to_thread(self.store.set_plan, day, channel, owner, plan)
+
+    async def renew_lease(self, day: str, channel: str, owner: str, lease_s: float) -> None:
+        await asyncio.to_thread(self.store.renew_lease, day, channel, owner, lease_s)
+
+    async def begin_part(self, day: str, channel: str, owner: str, part: int, lease_s: float) -> None:
+        await asyncio.to_thread(self.store.begin_part, day, channel, owner, part, lease_s)
+
+    async def record_part(self, day: str, channel: str, part: int, ts: str) -> None:
+        await asyncio.to_thread(self.store.record_part, day, channel, part, ts)
+
+    async def finish_run(self, day: str, channel: str, owner: str) -> None:
+        await asyncio.to_thread(self.store.finish_run, day, channel, owner)
+
+    async def fail_run(self, day: str, channel: str, owner: str, error: str, retry_in_s: float) -> None:
+        await asyncio.to_thread(self.store.fail_run, day, channel, owner, error, retry_in_s)

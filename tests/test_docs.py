@@ -1,0 +1,80 @@
+"""The docs tell the truth about the code (as datasette's tests keep its docs honest): every setting
+is in the README's configuration table and nothing else is; every file the README's "How it is
+built" list or docs/architecture.md names exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from config.settings import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+README = (REPO / "README.md").read_text(encoding="utf-8")
+ARCHITECTURE = REPO / "docs" / "architecture.md"
+CODE = re.compile(r"`([^`\s]+)`")
+PATH = re.compile(r"^[\w./-]+(?:\.py|\.md|/)$")
+
+
+def section(markdown: str, title: str) -> str:
+    """The text under the ``## title`` heading, up to the next heading of that level."""
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", markdown, re.M | re.S)
+    assert match, f"no '## {title}' section"
+    return match.group(1)
+
+
+def table_variables(text: str) -> set[str]:
+    """The variable names in the first column of a Markdown table."""
+    names: set[str] = set()
+    for line in text.splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            names.update(name for name in CODE.findall(line.split("|")[1]) if name.isupper())
+    return names
+
+
+def bullets(text: str) -> list[str]:
+    """Each top-level list item with its continuation lines."""
+    items: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("- "):
+            items.append(line)
+        elif items and line.startswith("  "):
+            items[-1] += " " + line.strip()
+    return items
+
+
+def missing_paths(item: str) -> list[str]:
+    """Paths named in one list item that exist nowhere they could mean: from the repository root,
+    or inside a folder the item named before (``bot/`` … ``digest/`` … ``days.py``)."""
+    folders = [REPO]
+    missing = []
+    for name in CODE.findall(item):
+        if not PATH.match(name):
+            continue
+        found = next((folder / name for folder in reversed(folders) if (folder / name).exists()), None)
+        if found is None:
+            missing.append(name)
+        elif found.is_dir():
+            folders.append(found)
+    return missing
+
+
+def test_every_setting_is_in_the_readme_table_and_nothing_else() -> None:
+    documented = table_variables(section(README, "Configuration"))
+    declared = {name.upper() for name in Settings.model_fields}
+    assert declared - documented == set(), "settings missing from the README's configuration table"
+    assert documented - declared == set(), "the README documents variables Settings does not read"
+
+
+@pytest.mark.parametrize("item", bullets(section(README, "How it is built")), ids=lambda item: item[:40])
+def test_how_it_is_built_names_only_files_that_exist(item: str) -> None:
+    assert missing_paths(item) == []
+
+
+def test_architecture_names_only_files_that_exist() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    named = [name for name in CODE.findall(text) if PATH.match(name) and "/" in name]
+    assert named, "docs/architecture.md names no files"
+    assert [name for name in named if not (REPO / name).exists()] == []
