@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from bot.blocks.page_types import type_label
-from bot.i18n import Language, _, default_language, language_for_text, use_language
+from bot.i18n import Language, _, default_language, language_for_text, ngettext, use_language
 from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
 from index.model import Digest, IndexReport, Lookup, SearchResult
 from index.wiki import Wiki
@@ -313,9 +313,12 @@ async def digest_command(settings: Settings, day: date | None, *, dry_run: bool,
     if as_json:
         print_json(digest_json(outcome.digest or await asyncio.to_thread(day_digest, settings, wiki, day)))
     for channel in outcome.channels:
-        line = f"digest {outcome.day} {channel.channel}: {channel.status}"
+        line = _("digest {day} {channel}: {status}").format(
+            day=outcome.day, channel=channel.channel, status=channel.status
+        )
         if channel.messages:
-            line += f" ({len(channel.messages)} message(s))"
+            count = len(channel.messages)
+            line += " " + ngettext("({count} message)", "({count} messages)", count).format(count=count)
         elif channel.error:
             line += f": {channel.error}"
         print(line, file=sys.stderr if as_json or not channel.status.settled else sys.stdout)
