@@ -114,3 +114,18 @@ async def test_app_home_follows_the_users_locale(tmp_path, fake_slack, linked_wi
         (call,) = await fake_slack.wait_for_calls("views.publish")
     assert_valid_view(call.args["view"])
     assert label in message_text(call.args["view"]["blocks"])
+
+
+async def test_a_slow_locale_lookup_never_holds_the_answer_up(tmp_path, fake_slack, linked_wiki):
+    """Slack makes the lookup wait (429, Retry-After 4 s): the answer goes out in the fallback
+    language meanwhile, and the lookup still fills the cache for the next command."""
+    fake_slack.answer("users.info", slack_user("en-US"))
+    fake_slack.fail("users.info", status=429, retry_after=4)
+    async with running_bot(
+        tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL, ui_language="auto"
+    ) as bot:
+        first = message_text((await entity_command(bot, "ByteDance", "first"))["blocks"])
+        assert fake_slack.calls_to("users.info") == []  # answered before Slack let the lookup through
+        await fake_slack.wait_for_calls("users.info")
+        second = message_text((await entity_command(bot, "ByteDance", "second"))["blocks"])
+    assert "*リンク元*" in first and "*Linked from*" in second
