@@ -149,17 +149,33 @@ def build_workers() -> int:
 
 
 def print_report(report: IndexReport, console: Console) -> None:
-    verb = "built" if report.rebuilt else "updated"
+    summary = (
+        _(
+            "index built: {pages} pages in {seconds:.2f} s; files: {added} added, {changed} changed, "
+            "{removed} removed, {skipped} skipped"
+        )
+        if report.rebuilt
+        else _(
+            "index updated: {pages} pages in {seconds:.2f} s; files: {added} added, {changed} changed, "
+            "{removed} removed, {skipped} skipped"
+        )
+    )
     console.print(
-        f"index {verb}: {report.pages} pages in {report.seconds:.2f} s; files: {report.added} added, "
-        f"{report.changed} changed, {report.removed} removed, {len(report.skipped)} skipped"
+        summary.format(
+            pages=report.pages,
+            seconds=report.seconds,
+            added=report.added,
+            changed=report.changed,
+            removed=report.removed,
+            skipped=len(report.skipped),
+        )
     )
     if report.skipped or report.warnings:
-        table = Table("file", "problem", title="files with problems", title_justify="left")
+        table = Table(_("file"), _("problem"), title=_("files with problems"), title_justify="left")
         for item in report.skipped:
-            table.add_row(item.path, f"skipped: {item.reason}")
+            table.add_row(item.path, _("skipped: {reason}").format(reason=item.reason))
         for item in report.warnings:
-            table.add_row(item.path, f"indexed: {item.reason}")
+            table.add_row(item.path, _("indexed: {reason}").format(reason=item.reason))
         console.print(table)
 
 

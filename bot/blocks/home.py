@@ -14,6 +14,8 @@ from bot.blocks.elements import (
     section,
 )
 from bot.blocks.help import index_status, usage_lines
+from bot.i18n import _
+from bot.mrkdwn import bold
 from index.model import DigestItem, IndexState
 
 
@@ -25,15 +27,15 @@ def home_view(
 ) -> dict:
     """The ``home`` view for views.publish (at most 100 blocks)."""
     blocks = [
-        header("sakuin: the research wiki in Slack"),
+        header(_("sakuin: the research wiki in Slack")),
         context(index_status(state)),
-        section("*How to use it*\n" + "\n".join(usage_lines(entity_command, wiki_command))),
+        section(bold(_("How to use it")) + "\n" + "\n".join(usage_lines(entity_command, wiki_command))),
         divider(),
-        header("Recent sources"),
+        header(_("Recent sources")),
     ]
     if recent:
         for item in recent:
             blocks += source_blocks(item)
     else:
-        blocks.append(section("No sources yet."))
+        blocks.append(section(_("No sources yet.")))
     return {"type": "home", "blocks": fit_blocks(blocks, MAX_VIEW_BLOCKS)}

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.blocks.buttons import OPEN_PAGE_SELECT, SHARE
+from bot.blocks.visible import visible_text
 from tests.bot.block_kit import assert_valid_blocks, assert_valid_view, message_text
 from tests.bot.conftest import BASE_URL, running_bot
 from tests.bot.fake_slack import USER_ID, elements, mention_event
+from tests.bot.languages import assert_in_language
 
 JAPANESE_CARD = ("*リンク元*", "関連ページを開く", "チャンネルに共有")
 ENGLISH_CARD = ("*Linked from*", "Open a related page", "Share to channel")
@@ -106,14 +108,18 @@ async def test_a_mention_is_answered_in_the_questions_language(
     assert shown in text and hidden not in text
 
 
-@pytest.mark.parametrize(("locale", "label"), [("ja-JP", "全文検索"), ("en-US", "full-text search")])
-async def test_app_home_follows_the_users_locale(tmp_path, fake_slack, linked_wiki, locale, label):
+@pytest.mark.parametrize(
+    ("locale", "language", "label"), [("ja-JP", "ja", "最近のソース"), ("en-US", "en", "Recent sources")]
+)
+async def test_app_home_follows_the_users_locale(tmp_path, fake_slack, linked_wiki, locale, language, label):
     fake_slack.answer("users.info", slack_user(locale))
     async with running_bot(tmp_path, fake_slack, linked_wiki, ui_language="auto") as bot:
         await bot.sender.event({"type": "app_home_opened", "user": USER_ID, "tab": "home", "event_ts": "1.2"})
         (call,) = await fake_slack.wait_for_calls("views.publish")
     assert_valid_view(call.args["view"])
-    assert label in message_text(call.args["view"]["blocks"])
+    text = visible_text(call.args["view"]["blocks"])
+    assert label in text
+    assert_in_language(text, language)
 
 
 async def test_a_slow_locale_lookup_never_holds_the_answer_up(tmp_path, fake_slack, linked_wiki):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import re
 import string
 import tomllib
 from fnmatch import fnmatch
@@ -213,3 +215,65 @@ async def test_a_set_language_never_asks_slack(tmp_path: Path):
         assert await UserLanguages("en").language(client, "U0ALICE") == "en"
         assert await UserLanguages("ja").language(client, "U0ALICE") == "ja"
         assert slack.calls_to("users.info") == []
+
+
+UI_CALLS = frozenset(
+    {"section", "context", "header", "button", "option", "static_select", "plain", "Reply", "BoltResponse"}
+)
+"""Builders and messages whose text arguments a person reads."""
+UI_KEYWORDS = frozenset({"text", "placeholder", "label", "body", "title", "description", "status"})
+CONSOLE_CALLS = frozenset({"out.print", "console.print"})
+"""The command line's standard output (stderr carries diagnostics, in English)."""
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def call_name(node: ast.Call) -> str:
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        owner = func.value.id if isinstance(func.value, ast.Name) else ""
+        return f"{owner}.{func.attr}" if owner else func.attr
+    return ""
+
+
+def literal_text(node: ast.AST) -> str:
+    """The fixed text of an expression: string literals, f-string parts and concatenations, not what
+    a call returns (``_()``, ``escape()``…)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return " ".join(literal_text(value) for value in node.values)
+    if isinstance(node, ast.BinOp):
+        return literal_text(node.left) + " " + literal_text(node.right)
+    if isinstance(node, ast.IfExp):
+        return literal_text(node.body) + " " + literal_text(node.orelse)
+    return ""
+
+
+def untranslated(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        name = call_name(node)
+        if name in UI_CALLS or name in CONSOLE_CALLS:
+            arguments = [*node.args, *(k.value for k in node.keywords if k.arg in UI_KEYWORDS)]
+        else:
+            arguments = [k.value for k in node.keywords if k.arg == "text"]
+        for argument in arguments:
+            text = literal_text(argument)
+            if len(_WORD.findall(text)) >= 2:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno}: {text.strip()!r}")
+    return found
+
+
+def test_no_ui_text_bypasses_the_catalog():
+    """English words handed straight to a block, a message or the terminal exist in one language only."""
+    found = [
+        line
+        for directory in CODE_DIRS
+        for path in sorted((REPO / directory).rglob("*.py"))
+        for line in untranslated(path)
+    ]
+    assert not found, "UI text outside _() / ngettext():\n" + "\n".join(found)

@@ -7,51 +7,27 @@ looked for), and an English one no Japanese UI phrase.
 from __future__ import annotations
 
 import json
-import re
-from functools import cache
+from datetime import date
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 
+from bot.blocks.digest import SOURCES_PER_MESSAGE
 from bot.blocks.visible import visible_text
 from bot.cli import main
-from bot.i18n import catalog_path, use_language
+from bot.digest.posting import post_digest
+from bot.i18n import use_language
 from bot.questions import final_reply
-from bot.replies import Reply, card_reply, reply_for_text, shared_reply
+from bot.replies import Reply, card_reply, replies_for_text, reply_for_text, shared_reply
+from bot.slack_client import build_client
+from bot.state.store import AsyncStateStore, open_state_store
 from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks
 from tests.bot.fake_openai import MODEL, FakeOpenAI
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.languages import assert_in_language
 from tests.conftest import EXAMPLE_VAULT, make_settings
-from tests.vaults import entity, write_vault
-
-_PLACEHOLDER = re.compile(r"\{[^}]*\}")
-_TRIM = " .:;,()`*_…-\n"
-
-
-@cache
-def ui_phrases() -> tuple[frozenset[str], frozenset[str]]:
-    """(English phrases, Japanese phrases) of the catalog: the fixed text between placeholders."""
-    with catalog_path("ja").open("rb") as po:
-        catalog = read_po(po, locale="ja")
-    english: set[str] = set()
-    japanese: set[str] = set()
-    for message in catalog:
-        if not message.id:
-            continue
-        sources = [message.id] if isinstance(message.id, str) else list(message.id)
-        targets = [message.string] if isinstance(message.string, str) else list(message.string)
-        for source in sources:
-            for piece in _PLACEHOLDER.split(source):
-                piece = piece.strip(_TRIM)
-                if len(re.findall(r"[A-Za-z]+", piece)) >= 2 and not any(piece in t for t in targets):
-                    english.add(piece)
-        for target in targets:
-            for piece in _PLACEHOLDER.split(target):
-                piece = piece.strip(_TRIM)
-                if len(piece) >= 6 and not any(piece in s for s in sources):
-                    japanese.add(piece)
-    return frozenset(english), frozenset(japanese)
+from tests.vaults import digest_vault, entity, write_vault
 
 
 def reader_text(reply: Reply) -> str:
@@ -70,10 +46,7 @@ def check(reply: Reply, language: str, label: str) -> None:
     assert reply.text and len(reply.text) <= 3000
     text = reader_text(reply)
     assert label in text, f"{label!r} not in the {language} reply:\n{text}"
-    english, japanese = ui_phrases()
-    foreign = english if language == "ja" else japanese
-    found = sorted(phrase for phrase in foreign if phrase in text)
-    assert not found, f"the {language} reply shows {found}:\n{text}"
+    assert_in_language(text, language)
 
 
 KINDS = [
@@ -217,3 +190,46 @@ async def test_a_model_answer_in_the_ui_language(linked_wiki, tmp_path, setting,
         reply = await final_reply(reply_for_text(question, linked_wiki, settings), settings)
     check(reply, language, label)
     assert prompt in model.requests[0].system
+
+
+DIGEST_DAY = date(2026, 10, 14)
+
+
+@pytest.mark.parametrize("language", ["ja", "en"])
+@pytest.mark.parametrize(
+    ("text", "english", "japanese"),
+    [
+        ("/wiki digest 2026-10-14", "New sources · 2026-10-14", "新しいソース · 2026-10-14"),
+        ("/wiki digest 2026-10-15", "No sources were added that day", "この日に追加されたソースはありません"),
+        ("/wiki digest yesterday", "is not a date", "は日付ではありません"),
+    ],
+)
+def test_the_digest_preview_in_both_languages(linked_wiki, tmp_path, language, text, english, japanese):
+    for reply in replies_for_text(text, linked_wiki, make_settings(tmp_path, ui_language=language)):
+        check(reply, language, japanese if language == "ja" else english)
+
+
+@pytest.mark.parametrize(
+    ("setting", "language", "label"), [("auto", "ja", "新しいソース"), ("en", "en", "New sources")]
+)
+async def test_the_posted_digest_speaks_the_channels_language(tmp_path, setting, language, label):
+    write_vault(tmp_path / "vault", digest_vault(DIGEST_DAY, count=2 * SOURCES_PER_MESSAGE + 1))
+    async with FakeSlack() as slack:
+        settings = make_settings(
+            tmp_path,
+            wiki_dir=tmp_path / "vault",
+            slack_bot_token="xoxb-test",
+            slack_api_url=slack.api_url,
+            digest_channel=("C0DIGEST",),
+            ui_language=setting,
+        )
+        wiki = Wiki.open(settings.wiki_dir, settings.index_dir)
+        wiki.update()
+        with open_state_store(settings.state_db) as store:
+            outcome = await post_digest(
+                settings, wiki, build_client(settings), AsyncStateStore(store), DIGEST_DAY
+            )
+        messages = slack.messages("C0DIGEST")
+    assert outcome.settled and len(messages) == 3
+    for message in messages:
+        check(Reply(message["text"], tuple(message["blocks"])), language, label)
