@@ -88,7 +88,7 @@ def source_block(passage: NumberedPassage, index: int) -> dict:
 def _lines(grounding: Grounding) -> list[str]:
     lines = (
         "".join(sentence.text for sentence in sentences).strip()
-        for _, sentences in groupby(grounding.sentences, key=lambda sentence: sentence.line)
+        for _line, sentences in groupby(grounding.sentences, key=lambda sentence: sentence.line)
     )
     return [line for line in lines if line]
 
