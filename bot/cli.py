@@ -19,7 +19,7 @@ from rich.table import Table
 from bot.blocks.page_types import type_label
 from bot.i18n import Language, _, default_language, language_for_text, ngettext, use_language
 from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
-from index.model import Digest, IndexReport, Lookup, SearchResult
+from index.model import Digest, IndexReport, Lookup, SearchResult, VaultSurvey
 from index.wiki import Wiki
 
 err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
@@ -170,6 +170,8 @@ def print_report(report: IndexReport, console: Console) -> None:
             skipped=len(report.skipped),
         )
     )
+    if report.survey is not None:
+        print_survey(report.survey, console)
     if report.skipped or report.warnings:
         table = Table(_("file"), _("problem"), title=_("files with problems"), title_justify="left")
         for item in report.skipped:
@@ -177,6 +179,18 @@ def print_report(report: IndexReport, console: Console) -> None:
         for item in report.warnings:
             table.add_row(item.path, _("indexed: {reason}").format(reason=item.reason))
         console.print(table)
+
+
+def print_survey(survey: VaultSurvey, console: Console) -> None:
+    """Per top folder: notes indexed, notes left out and why; then the warning, if any."""
+    table = Table("folder", "indexed", "left out", "why", title="notes per folder", title_justify="left")
+    for folder in survey.folders:
+        left_out = sum(count for _, count in folder.left_out)
+        why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
+    console.print(table)
+    if survey.warning:
+        console.print(f"warning: {survey.warning}")
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:

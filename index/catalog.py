@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from index.graph import Graph
-from index.model import Page, Skipped
+from index.model import FileProblem, Page
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CATALOG_FILE = "catalog.pickle"
 CURRENT_FILE = "CURRENT"
 
@@ -48,12 +48,12 @@ class Catalog:
         )
 
     @property
-    def skipped_list(self) -> tuple[Skipped, ...]:
-        return tuple(Skipped(path, reason) for path, reason in sorted(self.skipped.items()))
+    def skipped_list(self) -> tuple[FileProblem, ...]:
+        return tuple(FileProblem(path, reason) for path, reason in sorted(self.skipped.items()))
 
     @property
-    def warning_list(self) -> tuple[Skipped, ...]:
-        return tuple(Skipped(path, reason) for path, reason in sorted(self.warnings.items()))
+    def warning_list(self) -> tuple[FileProblem, ...]:
+        return tuple(FileProblem(path, reason) for path, reason in sorted(self.warnings.items()))
 
 
 def current_generation(index_dir: Path) -> Path | None:

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, tzinfo
 from zoneinfo import ZoneInfo
 
+from index.format import BRIEF, CITING_TYPES, SOURCE
 from index.links import find_links
-from index.model import CONCEPT, ENTITY, SOURCE, Digest, DigestItem, Page, PageRef
+from index.model import Digest, DigestItem, Page, PageRef
 
 WIKI_ZONE = ZoneInfo("Asia/Tokyo")
 """The wiki's writers record ``date:`` (ingest time) in JST (wiki-format §3)."""
@@ -247,16 +248,19 @@ def _is_source(page: Page) -> bool:
 
 
 def _blurbs(pages: Sequence[Page], resolve: Callable[[str], str | None]) -> dict[str, str]:
-    """Source path → the ``## 紹介文`` of its brief (from ``companion_of``, else the source's brief link)."""
-    briefs = {page.path: page for page in pages if page.type == "brief" and page.blurb}
-    blurbs = {
-        brief.companion_of: brief.blurb for brief in briefs.values() if brief.companion_of and brief.blurb
-    }
+    """Source path → the ``## 紹介文`` of its brief: the brief's ``companion_of`` resolved like a link
+    (a source nested or moved elsewhere is found by its name), else a brief the source links to."""
+    briefs = {page.path.removesuffix(".md"): page for page in pages if page.type == BRIEF and page.blurb}
+    blurbs: dict[str, str] = {}
+    for brief in briefs.values():
+        source = resolve(brief.companion_of) if brief.companion_of else None
+        if source and brief.blurb:
+            blurbs.setdefault(source, brief.blurb)
     for page in pages:
         if page.type != SOURCE or page.path in blurbs:
             continue
         for link in page.links:
-            brief = briefs.get(resolve(link.target) or "") if "briefs/" in link.target else None
+            brief = briefs.get(link.target.lstrip("/"))
             if brief and brief.blurb:
                 blurbs[page.path] = brief.blurb
                 break
@@ -269,7 +273,7 @@ def _item(
     cited_by: Callable[[str], tuple[PageRef, ...]],
     url_for: Callable[[str], str | None],
 ) -> DigestItem:
-    citing = {ref.path: ref for ref in cited_by(page.path) if ref.path and ref.type in (ENTITY, CONCEPT)}
+    citing = {ref.path: ref for ref in cited_by(page.path) if ref.path and ref.type in CITING_TYPES}
     return DigestItem(
         path=page.path,
         title=page.title,

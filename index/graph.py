@@ -5,20 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from index.format import (
+    COMPANION_TYPES,
+    CONCEPT,
+    ENTITY,
+    NOT_KNOWLEDGE_TYPES,
+    SOURCE_LABEL,
+    source_short_title,
+)
 from index.links import LinkResolver
 from index.model import Card, Page, PageRef, RelationGroup
 from index.names import NamedPage, NameTable
-from index.pages import SOURCE_NAME, link_label
-
-KNOWLEDGE_TYPES = frozenset(
-    {"source", "entity", "concept", "question", "thesis", "survey", "note", "comparison"}
-)
-COMPANION_TYPES = frozenset({"ask", "brief"})
-SOURCE_LABEL = "ソース"
+from index.prose import link_label
 
 
 def is_knowledge(page: Page) -> bool:
-    return page.type not in COMPANION_TYPES and page.type not in {"meta", "overview", "fold"}
+    """Knowledge pages are searched, linked to and named; companions and meta pages are not."""
+    return page.type not in COMPANION_TYPES and page.type not in NOT_KNOWLEDGE_TYPES
 
 
 @dataclass
@@ -41,9 +44,9 @@ def build_graph(pages: dict[str, Page]) -> Graph:
         names.add(named, page.stem, "stem")
         for alias in page.aliases:
             names.add(named, alias, "alias")
-        source = SOURCE_NAME.match(page.stem)
-        if source:
-            names.add(named, source.group(3).split(" - ")[0], "display")
+        short = source_short_title(page.stem)
+        if short:
+            names.add(named, short, "short")
     backlinks: dict[str, set[str]] = {}
     outlinks: dict[str, tuple[str, ...]] = {}
     resolved: dict[str, str | None] = {}  # the same names are linked from many pages
@@ -101,7 +104,7 @@ def build_card(
     ]
     backlinks = sorted(
         (page_ref(pages[path], url_for) for path in graph.backlinks.get(page.path, ())),
-        key=lambda ref: (ref.type != "entity", ref.type != "concept", ref.name.casefold()),
+        key=lambda ref: (ref.type != ENTITY, ref.type != CONCEPT, ref.name.casefold()),
     )
     return Card(
         path=page.path,

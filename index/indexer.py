@@ -34,7 +34,7 @@ from index.graph import build_graph, is_knowledge
 from index.model import IndexReport, Page
 from index.pages import parse_page
 from index.store import SearchStore
-from index.vault import VaultFile, list_pages, read_log
+from index.vault import VaultFile, read_log, scan_vault, with_skipped
 
 log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
@@ -44,12 +44,14 @@ Progress = Callable[[int, int], None]
 
 
 @dataclass
-class Opened:
-    generation: Path
+class LiveGeneration:
+    """An index generation opened for reading: its directory, catalog and search store."""
+
+    directory: Path
     catalog: Catalog
     store: SearchStore
     stamp: Stamp | None = None
-    """The catalog file's mtime when this state was read or written (detects other writers)."""
+    """The catalog file's identity when this state was read or written (detects other writers)."""
 
 
 @contextmanager
@@ -66,7 +68,7 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def open_current(index_dir: Path) -> Opened | None:
+def open_current(index_dir: Path) -> LiveGeneration | None:
     """The live generation, or None when there is none or it cannot be read."""
     generation = current_generation(index_dir)
     if generation is None:
@@ -82,16 +84,16 @@ def open_current(index_dir: Path) -> Opened | None:
     except Exception as error:  # whoosh raises many kinds on damaged files
         log.warning("index at %s is unreadable (%s); it will be rebuilt", generation, error)
         return None
-    return Opened(generation, catalog, store, stamp)
+    return LiveGeneration(generation, catalog, store, stamp)
 
 
-def _reusable(current: Opened | None, index_dir: Path) -> Opened | None:
+def _reusable(current: LiveGeneration | None, index_dir: Path) -> LiveGeneration | None:
     """The caller's state when no other process has written since it was read (saves a reload)."""
-    if current is None or current.generation != current_generation(index_dir):
+    if current is None or current.directory != current_generation(index_dir):
         return None
-    if current.stamp is None or catalog_stamp(current.generation) != current.stamp:
+    if current.stamp is None or catalog_stamp(current.directory) != current.stamp:
         return None
-    return Opened(current.generation, current.catalog.copy(), current.store, current.stamp)
+    return LiveGeneration(current.directory, current.catalog.copy(), current.store, current.stamp)
 
 
 def update_index(
@@ -100,11 +102,11 @@ def update_index(
     *,
     rebuild: bool = False,
     progress: Progress | None = None,
-    current: Opened | None = None,
-    on_commit: Callable[[Opened], None] | None = None,
+    current: LiveGeneration | None = None,
+    on_commit: Callable[[LiveGeneration], None] | None = None,
     workers: int = 1,
     lock_timeout: float = -1,
-) -> tuple[Opened, IndexReport]:
+) -> tuple[LiveGeneration, IndexReport]:
     """Bring the index in line with the vault; returns the live state and what changed.
 
     ``current`` is the caller's live state: when nobody else wrote since, a copy of it is updated
@@ -127,16 +129,16 @@ def update_index(
             catalog = _empty_catalog()
             catalog.first_seen.update(_first_seen_before(index_dir))
         else:
-            generation, catalog, store = opened.generation, opened.catalog, opened.store
+            generation, catalog, store = opened.directory, opened.catalog, opened.store
         report, dirty = _apply_changes(wiki_dir, store, catalog, progress, started, fresh, workers)
         if not dirty:
-            return Opened(generation, catalog, store, catalog_stamp(generation)), report
+            return LiveGeneration(generation, catalog, store, catalog_stamp(generation)), report
         if on_commit is not None and not fresh:
-            on_commit(Opened(generation, catalog, store, None))
+            on_commit(LiveGeneration(generation, catalog, store, None))
         save_catalog(generation, catalog)
         if fresh:
             publish_generation(index_dir, generation)
-        return Opened(generation, catalog, store, catalog_stamp(generation)), report
+        return LiveGeneration(generation, catalog, store, catalog_stamp(generation)), report
 
 
 def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[int], None]) -> dict[str, Page]:
@@ -162,7 +164,10 @@ def _read_changed(changed: list[VaultFile], catalog: Catalog, step: Callable[[in
 
 
 def _relinked(
-    files: list[VaultFile], catalog: Catalog, previous: dict[str, tuple[str, ...]], parsed: dict[str, Page]
+    files: tuple[VaultFile, ...],
+    catalog: Catalog,
+    previous: dict[str, tuple[str, ...]],
+    parsed: dict[str, Page],
 ) -> dict[str, Page]:
     """Unchanged pages whose links now resolve elsewhere (a page they link to was added, removed or
     renamed): read again so the text index holds their current links, as a full build would."""
@@ -180,7 +185,7 @@ def _relinked(
 def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     """The page in a file and what was wrong with it; no file's oddity stops the others."""
     try:
-        result = parse_page(file.path, file.absolute.read_bytes(), file.folder_type)
+        result = parse_page(file.path, Path(file.absolute).read_bytes(), file.folder_type)
     except OSError as error:
         return None, f"unreadable: {error.strerror or error}"
     except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError
@@ -209,7 +214,8 @@ def _apply_changes(
     workers: int = 1,
 ) -> tuple[IndexReport, bool]:
     """Apply what changed; also say whether anything did (else nothing needs writing)."""
-    files = list_pages(wiki_dir)
+    scan = scan_vault(wiki_dir)
+    files = scan.files
     present = {file.path for file in files}
     removed = [path for path in catalog.fingerprints if path not in present]
     changed = [file for file in files if catalog.fingerprints.get(file.path) != file.fingerprint]
@@ -262,5 +268,6 @@ def _apply_changes(
         seconds=round(time.perf_counter() - started, 3),
         rebuilt=rebuilt,
         warnings=catalog.warning_list,
+        survey=with_skipped(scan.survey, catalog.skipped),
     )
     return report, dirty

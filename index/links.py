@@ -8,16 +8,16 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 
 from index.analysis import fold
+from index.format import LINK_ORDER, NAVIGATION_TARGETS, WIKI_DIR
 from index.model import Link
 
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
 _INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
-_WIKILINK = re.compile(r"(!?)\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
-_NAVIGATION = frozenset({"index", "log", "hot", "overview", "claude", "_index"})
+WIKILINK = re.compile(r"(!?)\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
+"""``[[target#fragment|display]]`` and embeds (``![[…]]``): groups embed mark, target, display."""
 _NOT_PAGES = re.compile(
     r"\.(png|jpe?g|gif|svg|webp|pdf|mp4|mov|mp3|wav|canvas|base|json|csv|zip)$", re.IGNORECASE
 )
-SOURCE_DIR_ORDER = ("sources", "entities", "concepts", "questions", "surveys")
 
 
 def strip_code(text: str) -> str:
@@ -38,12 +38,12 @@ def is_knowledge_target(target: str) -> bool:
         return False
     if _NOT_PAGES.search(target):
         return False
-    return target.rsplit("/", 1)[-1].casefold() not in _NAVIGATION
+    return target.rsplit("/", 1)[-1].casefold() not in NAVIGATION_TARGETS
 
 
 def find_links(text: str) -> Iterator[Link]:
     """Every knowledge wikilink in order, outside code, embeds excluded."""
-    for match in _WIKILINK.finditer(strip_code(text.replace("\\|", "|"))):
+    for match in WIKILINK.finditer(strip_code(text.replace("\\|", "|"))):
         if match.group(1):
             continue
         target = clean_target(match.group(2))
@@ -111,10 +111,8 @@ class LinkResolver:
 
 
 def _rank_path(path: str) -> tuple[int, int, str]:
+    """By the first folder under ``wiki/`` (however deep the page is nested), then shortest path."""
     parts = path.split("/")
-    folder = parts[-2] if len(parts) > 1 else ""
-    in_wiki = parts[0] == "wiki"
-    order = (
-        SOURCE_DIR_ORDER.index(folder) if in_wiki and folder in SOURCE_DIR_ORDER else len(SOURCE_DIR_ORDER)
-    )
+    folder = parts[1].casefold() if len(parts) > 2 and parts[0] == WIKI_DIR else ""
+    order = LINK_ORDER.index(folder) if folder in LINK_ORDER else len(LINK_ORDER)
     return (order, len(path), path)

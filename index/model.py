@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-ENTITY, SOURCE, CONCEPT = "entity", "source", "concept"
-
 
 @dataclass(frozen=True, slots=True)
 class Link:
@@ -173,9 +171,34 @@ class Digest:
 
 
 @dataclass(frozen=True, slots=True)
-class Skipped:
+class FileProblem:
+    """A file skipped (it cannot be a page) or indexed despite a problem, and what was wrong."""
+
     path: str
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class FolderCount:
+    """One top folder of a vault: how many of its notes are pages, how many are not and why."""
+
+    folder: str
+    """``wiki/sources`` (everything under it, at any depth) in a vault with ``wiki/``; the first
+    folder (``papers``, ``People``) elsewhere; ``.`` for files in the vault's root."""
+    indexed: int
+    left_out: tuple[tuple[str, int], ...] = ()
+    """(reason, files) for the Markdown files (and text attachments) that are not pages, most first."""
+
+
+@dataclass(frozen=True, slots=True)
+class VaultSurvey:
+    """What a vault holds and what sakuin reads of it (``sakuin index``, ``sakuin doctor``)."""
+
+    layout: str
+    """``wiki`` (a ``wiki/`` folder), ``plain`` (Markdown notes anywhere) or ``exports`` (``.txt`` only)."""
+    folders: tuple[FolderCount, ...]
+    warning: str | None = None
+    """Set when most notes are left out (or there are none); names the folders that lost them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,11 +207,13 @@ class IndexReport:
     added: int
     changed: int
     removed: int
-    skipped: tuple[Skipped, ...]
+    skipped: tuple[FileProblem, ...]
     seconds: float
     rebuilt: bool = False
-    warnings: tuple[Skipped, ...] = ()
+    warnings: tuple[FileProblem, ...] = ()
     """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
+    survey: VaultSurvey | None = None
+    """Per top folder, the notes indexed and those left out with their reasons."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,4 +223,4 @@ class IndexState:
     pages: int = 0
     updated_at: str | None = None
     last_error: str | None = None
-    warnings: tuple[Skipped, ...] = field(default=())
+    warnings: tuple[FileProblem, ...] = field(default=())

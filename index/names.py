@@ -1,9 +1,18 @@
 """Names: normalisation and entity resolution (``/entity NAME``, ``sakuin lookup``).
 
-A name table maps normalised names (titles, file names, aliases, link display names) to pages.
-Resolution never goes through full-text search: an exact name beats a typo-tolerant one, a typo
-match is only taken when the edit distance is small for the name's length, and names that are
-linked but have no page are answers too ("no page yet").
+A name table maps normalised names (titles, file names, aliases, source short titles, link display
+names) to pages. Resolution never goes through full-text search, and it goes by levels:
+
+1. exact: the name as written, NFKC + casefold (spacing collapsed), is a page's title, file stem,
+   alias or source short title;
+2. loose: equal once separators, punctuation and legal suffixes are folded away
+   (``bytedance-seed`` = ``ByteDance Seed``), and link display names;
+3. typo: within an edit distance small for the name's length.
+
+A match at a higher level always wins. Within a level a title or stem beats an alias, which beats
+a short title, which beats a display name, and a full page beats a stub; two pages still equal
+after that are a tie, answered as ``ambiguous`` with both as candidates, whatever their types.
+Names that are linked but have no page are answers too ("no page yet").
 """
 
 from __future__ import annotations
@@ -18,6 +27,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
 
 from index.analysis import fold
+from index.format import CONCEPT, ENTITY, NOTE, SOURCE
 
 _LEGAL_WORDS = frozenset(
     {
@@ -38,14 +48,26 @@ _LEGAL_WORDS = frozenset(
 )
 _LEGAL_JA = re.compile(r"株式会社|有限会社|合同会社|\(株\)|（株）|㈱|\(有\)|㈲")
 _SEPARATORS = re.compile(r"[\W_]+")
-_TYPE_RANK = {"entity": 0, "concept": 1, "note": 2, "question": 3, "survey": 3, "thesis": 3, "source": 4}
-_KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "display": 2}
-_KIND_SCORE = {"title": 100.0, "stem": 100.0, "alias": 98.0, "display": 95.0}
+_TYPE_RANK = {ENTITY: 0, CONCEPT: 1, NOTE: 2, "question": 3, "survey": 3, "thesis": 3, SOURCE: 4}
+"""Orders candidates that tie (an entity is listed before a source of the same name); never
+decides a tie. Types of a team's own folders list like notes."""
+_KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "short": 2, "display": 3}
+"""``short``: a source's short title (``MegaScale`` for ``@2024__NSDI__MegaScale - Scaling…``);
+``display``: the text of a link to the page (``[[University of Chinese Academy of Sciences|UCAS]]``)."""
+_OWN_NAMES = frozenset({"title", "stem", "alias", "short"})
+EXACT_SCORE = 100.0
+LOOSE_SCORE = 96.0
+"""Scores of the first two levels, less one per kind rank; typos score below 90."""
 
 
 def normalize_name(name: str) -> str:
     """Fold case and width, drop legal suffixes (Inc., 株式会社 …), spacing and punctuation."""
     return "".join(_name_words(fold(name)))
+
+
+def exact_name(name: str) -> str:
+    """The name as written, NFKC + casefold, with runs of spaces collapsed: the exact level."""
+    return " ".join(fold(name).split())
 
 
 def _name_words(folded: str) -> list[str]:
@@ -84,11 +106,12 @@ class NameHit:
 
     @property
     def rank(self) -> tuple[float, int, int, int, str]:
+        """Sort key; its first three items decide, the rest only order a tie's candidates."""
         return (
             -self.score,
-            _TYPE_RANK.get(self.page.type, 5),
-            0 if self.page.tier == "full" else 1,
             _KIND_RANK[self.kind],
+            0 if self.page.tier == "full" else 1,
+            _TYPE_RANK.get(self.page.type, _TYPE_RANK[NOTE]),
             self.page.path,
         )
 
@@ -107,7 +130,8 @@ class NameTable:
     """Every name a page is known by, and every linked name that has no page."""
 
     def __init__(self) -> None:
-        self._entries: dict[str, list[tuple[NamedPage, str, str]]] = {}
+        self._entries: dict[str, list[tuple[NamedPage, str, str, str]]] = {}
+        """Loose key → (page, name as written, kind, exact form)."""
         self._unresolved: dict[str, tuple[str, set[str]]] = {}
         self._mentions: dict[str, list[tuple[str, NamedPage]]] = {}
         self._words: dict[str, set[str]] = {}
@@ -123,8 +147,9 @@ class NameTable:
         if not key:
             return
         entries = self._entries.setdefault(key, [])
-        if not any(existing.path == page.path and k == kind for existing, _, k in entries):
-            entries.append((page, name, kind))
+        exact = exact_name(name)
+        if not any(other.path == page.path and k == kind and e == exact for other, _, k, e in entries):
+            entries.append((page, name, kind, exact))
         if len(words) > 1:
             for word in words:
                 if len(word) >= 2:
@@ -151,11 +176,11 @@ class NameTable:
         key = normalize_name(name)
         if not key:
             return Resolution(None, ())
-        exact = sorted(self._hits(key, None), key=lambda hit: hit.rank)
-        if exact:
-            winner = _clear_winner(exact)
+        named = sorted(self._named(key, exact_name(name)), key=lambda hit: hit.rank)
+        if named:
+            winner = _clear_winner(named)
             nearby = self._longer_names(key, limit) if winner else self._suggestions(key, limit)
-            return Resolution(winner, _unique(exact + nearby, limit), ambiguous=winner is None)
+            return Resolution(winner, _unique(named + nearby, limit), ambiguous=winner is None)
         if key in self._unresolved:
             linked, paths = self._unresolved[key]
             return Resolution(
@@ -185,11 +210,16 @@ class NameTable:
                     found.append(page)
         return found
 
-    def _hits(self, key: str, score: float | None) -> list[NameHit]:
-        return [
-            NameHit(page, name, kind, score if score is not None else _KIND_SCORE[kind])
-            for page, name, kind in self._entries.get(key, ())
-        ]
+    def _named(self, key: str, exact: str) -> list[NameHit]:
+        """The names equal to the one asked for: exact (a page's own name as written) or loose."""
+        hits = []
+        for page, name, kind, written in self._entries.get(key, ()):
+            level = EXACT_SCORE if written == exact and kind in _OWN_NAMES else LOOSE_SCORE
+            hits.append(NameHit(page, name, kind, level - _KIND_RANK[kind]))
+        return hits
+
+    def _hits(self, key: str, score: float) -> list[NameHit]:
+        return [NameHit(page, name, kind, score) for page, name, kind, _ in self._entries.get(key, ())]
 
     def _typos(self, key: str) -> list[NameHit]:
         """Names within the typo budget (a transposition counts as one edit).
@@ -247,12 +277,12 @@ class NameTable:
 
 
 def _clear_winner(ranked: list[NameHit]) -> NameHit | None:
-    """The first hit, unless the next different page ties with it on every ranking criterion."""
+    """The first hit, unless the next different page ties with it (same score, kind and tier)."""
     best = ranked[0]
     for other in ranked[1:]:
         if other.page.path == best.page.path:
             continue
-        return None if other.rank[:4] == best.rank[:4] else best
+        return None if other.rank[:3] == best.rank[:3] else best
     return best
 
 

@@ -10,36 +10,36 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from index.format import (
+    ARCHIVE_CALLOUT,
+    BLURB_HEADING,
+    COMPANION_TYPES,
+    CONCEPT,
+    DEFINITION_HEADING,
+    ENTITY,
+    FOLDER_TYPES,
+    LEGACY_HEADINGS,
+    LINK_KEYS,
+    LINK_LIST_HEADINGS,
+    NOTE,
+    RELATED_SOURCES_HEADING,
+    RELATIONS_HEADING,
+    SOURCE,
+    SOURCE_LABEL,
+    SOURCE_NAME,
+    SOURCES_DIR,
+)
 from index.frontmatter import list_value, split_frontmatter, text_value
 from index.links import find_links, find_links_in_values, strip_code
 from index.model import Link, Page, Relation, Section
+from index.prose import CALLOUT, blurb_text, plain_text, summarize
 
-SOURCE_NAME = re.compile(r"^@?(\d{4})__(.+?)__(.+?)(?: - ((?:Chapter|Appendix) .+))?$")
-FOLDER_TYPES = {
-    "sources": "source",
-    "entities": "entity",
-    "concepts": "concept",
-    "questions": "question",
-    "surveys": "survey",
-    "asks": "ask",
-    "briefs": "brief",
-}
-RELATIONS_HEADING = "関連"
-INBOX_HEADING = "未編纂の観察"
-_LEGACY_HEADINGS = {"横断的知見": INBOX_HEADING}
 _SECTION_SPLIT = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(```|~~~)")
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 _RELATION_LINE = re.compile(r"^\s*[-*+]\s*(?:\*\*)?([^\[\]:：*]{1,40}?)(?:\*\*)?\s*[:：]\s*(.*)$")
 _BULLET_LINK = re.compile(r"^\s*[-*+]\s*\[\[")
-_CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
-_ARCHIVE_CALLOUT = "編纂前の観察"
-_LINK_TEXT = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
-_SOURCE_CITATION = re.compile(r"[(（]\s*(?:Source|出典|根拠)\s*[:：][^()（）]*[)）]")
-_MARKUP = re.compile(r"\*\*|__|`")
-_CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
-_QUOTE = re.compile(r"^(?:>\s?)+", re.MULTILINE)
-_SENTENCE_END = re.compile(r"(?<=[。！？.!?])\s*")
+_LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
     page_type = (
         text_value(meta, "type")
         or folder_type
-        or ("source" if source_name else None)
+        or (SOURCE if source_name else None)
         or _type_from_shape(sections)
     )
     h1 = _H1.search(intro)
@@ -107,8 +107,8 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         sections=tuple(
             Section(s.heading, plain_text(_prose_of(s))) for s in all_sections if _prose_of(s).strip()
         ),
-        blurb=_section_text(all_sections, "紹介文"),
-        companion_of=_companion_of(path, meta) if page_type in {"ask", "brief"} else None,
+        blurb=_blurb(all_sections),
+        companion_of=_companion_of(path, meta) if page_type.casefold() in COMPANION_TYPES else None,
     )
     return Parsed(page, tuple(problems))
 
@@ -191,7 +191,7 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
                 intro = buffer
             else:
                 sections.append(Section(heading, "\n".join(buffer).strip()))
-            heading = _LEGACY_HEADINGS.get(match.group(1).strip(), match.group(1).strip())
+            heading = LEGACY_HEADINGS.get(match.group(1).strip(), match.group(1).strip())
             buffer = []
             continue
         buffer.append(line)
@@ -206,9 +206,9 @@ def _without_archives(section: Section) -> Section:
     kept: list[str] = []
     skipping = False
     for line in section.text.split("\n"):
-        callout = _CALLOUT.match(line)
+        callout = CALLOUT.match(line)
         if callout:
-            skipping = _ARCHIVE_CALLOUT in callout.group(3)
+            skipping = ARCHIVE_CALLOUT in callout.group(3)
         elif not line.startswith(">"):
             skipping = False
         if not skipping:
@@ -219,15 +219,11 @@ def _without_archives(section: Section) -> Section:
 def _type_from_shape(sections: list[Section]) -> str:
     """A page with no type and no telling folder: concepts define, entities relate."""
     headings = {section.heading for section in sections}
-    if "定義" in headings:
-        return "concept"
-    if RELATIONS_HEADING in headings or "関連ソース" in headings:
-        return "entity"
-    return "note"
-
-
-LINK_LIST_HEADINGS = frozenset({RELATIONS_HEADING, "関連ソース", "出典"})
-_LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
+    if DEFINITION_HEADING in headings:
+        return CONCEPT
+    if RELATIONS_HEADING in headings or RELATED_SOURCES_HEADING in headings:
+        return ENTITY
+    return NOTE
 
 
 def _prose_of(section: Section) -> str:
@@ -254,16 +250,16 @@ def _relations(meta: dict[str, object], sections: tuple[Section, ...]) -> list[R
     for section in sections:
         if section.heading == RELATIONS_HEADING:
             relations.extend(_relation_lines(section.text))
-        elif section.heading == "関連ソース":
+        elif section.heading == RELATED_SOURCES_HEADING:
             links = tuple(link for link in find_links(section.text) if link.target.startswith("@"))
             if links:
-                relations.append(Relation("ソース", links))
+                relations.append(Relation(SOURCE_LABEL, links))
     shown = {link.target for relation in relations for link in relation.links}
     sources = tuple(
         link for link in find_links_in_values(list_value(meta, "sources")) if link.target not in shown
     )
-    if sources and text_value(meta, "type") != "source":
-        relations.append(Relation("ソース", sources))
+    if sources and text_value(meta, "type") != SOURCE:
+        relations.append(Relation(SOURCE_LABEL, sources))
     related = tuple(
         link for link in find_links_in_values(list_value(meta, "related")) if link.target not in shown
     )
@@ -289,128 +285,27 @@ def _relation_lines(text: str) -> list[Relation]:
 
 def _links(meta: dict[str, object], body: str) -> list[Link]:
     found = list(find_links(body))
-    for key in ("related", "sources", "first_mentioned", "asks", "brief"):
+    for key in LINK_KEYS:
         found.extend(find_links_in_values(list_value(meta, key)))
     return found
 
 
 def _companion_of(path: str, meta: dict[str, object]) -> str:
+    """The source an ask or brief accompanies: its path-qualified ``sources:`` link, else its own
+    path with ``sources`` for the companion folder (``wiki/briefs/x/@A.md`` → ``wiki/sources/x/@A.md``).
+    The digest resolves it against the pages, so a source filed elsewhere is found by its name."""
     for link in find_links_in_values(list_value(meta, "sources")):
         if "/" in link.target:
             return link.target + ".md"
     parts = path.split("/")
-    return "/".join([*parts[:-2], "sources", parts[-1]]) if len(parts) >= 2 else path
+    for index, part in enumerate(parts[:-1]):
+        if FOLDER_TYPES.get(part.casefold()) in COMPANION_TYPES:
+            return "/".join([*parts[:index], SOURCES_DIR, *parts[index + 1 :]])
+    return "/".join([*parts[:-2], SOURCES_DIR, parts[-1]]) if len(parts) >= 2 else path
 
 
-def _section_text(sections: tuple[Section, ...], heading: str) -> str | None:
+def _blurb(sections: tuple[Section, ...]) -> str | None:
     for section in sections:
-        if section.heading == heading and section.text.strip():
-            return plain_text(section.text)
+        if section.heading == BLURB_HEADING and section.text.strip():
+            return blurb_text(section.text) or None
     return None
-
-
-def link_label(target: str, display: str | None) -> str:
-    """How a link reads in prose: its display text, else the source title, else the name."""
-    if display:
-        return display
-    name = target.rsplit("/", 1)[-1]
-    source = SOURCE_NAME.match(name)
-    return source.group(3) if source else name
-
-
-def prose_label(target: str, display: str | None) -> str:
-    """How a link reads inside prose. A cited source reads as its short name (``MegaScale``) or
-    venue and year (``SOSP 2025``): its full title in every citing page would make those pages
-    answer questions about the paper instead of the paper's own page."""
-    if display:
-        return display
-    name = target.rsplit("/", 1)[-1]
-    source = SOURCE_NAME.match(name)
-    if not source:
-        return name
-    title = source.group(3)
-    return title.split(" - ", 1)[0] if " - " in title else f"{source.group(2)} {source.group(1)}"
-
-
-def plain_text(markdown: str) -> str:
-    """Markdown to readable text: links become their labels, embeds and emphasis go."""
-
-    def label(match: re.Match[str]) -> str:
-        if match.group().startswith("!"):
-            return ""
-        return prose_label(match.group(1).strip(), (match.group(2) or "").strip() or None)
-
-    text = _LINK_TEXT.sub(label, markdown.replace("\\|", "|"))
-    text = _QUOTE.sub("", _CALLOUT_MARK.sub("", text))
-    return _MARKUP.sub("", text)
-
-
-def strip_citations(text: str) -> str:
-    """Drop ``(Source: …)`` provenance notes: useful in the page, noise in a one-line passage."""
-    return re.sub(r"[ \t]{2,}", " ", _SOURCE_CITATION.sub("", text))
-
-
-def summarize(page_type: str, meta: dict[str, object], sections: tuple[Section, ...]) -> str:
-    """The 1–3 line summary: role, 概要, 定義, the abstract callout, or the first paragraph."""
-    role = text_value(meta, "role")
-    by_heading = {section.heading: section.text for section in sections}
-    abstract = _abstract(by_heading.get("", ""))
-    candidates: list[str | None]
-    if page_type == "source":
-        claims = list_value(meta, "key_claims")
-        candidates = [abstract, by_heading.get("概要"), "。".join(claims) if claims else None]
-    else:
-        candidates = [role, by_heading.get("概要"), by_heading.get("定義"), abstract]
-    candidates.append(_first_paragraph(by_heading.get("", "")))
-    candidates.extend(_first_paragraph(section.text) for section in sections)
-    for candidate in candidates:
-        paragraph = _first_paragraph(candidate or "")
-        if paragraph:
-            return shorten(_SOURCE_CITATION.sub("", plain_text(paragraph)).strip(), 240)
-    return ""
-
-
-def _abstract(intro: str) -> str | None:
-    lines = intro.split("\n")
-    for index, line in enumerate(lines):
-        callout = _CALLOUT.match(line.strip())
-        if callout and callout.group(1).casefold() == "abstract":
-            body = []
-            for following in lines[index + 1 :]:
-                if not following.startswith(">"):
-                    break
-                body.append(following.lstrip("> ").strip())
-            return " ".join(part for part in body if part) or None
-    return None
-
-
-def _first_paragraph(text: str) -> str | None:
-    paragraph: list[str] = []
-    for line in text.split("\n"):
-        stripped = line.strip()
-        skip = (
-            stripped.startswith(("#", ">", "![[", "|", "```", "Navigation:"))
-            or stripped.startswith("**Figure")
-            or (stripped.startswith("(Figure"))
-        )
-        if not stripped or skip:
-            if paragraph:
-                break
-            continue
-        bullet = stripped[:1] in "-*+"
-        if paragraph and bullet:
-            break
-        paragraph.append(stripped.lstrip("-*+ ").strip())
-        if bullet:
-            break
-    return " ".join(paragraph) or None
-
-
-def shorten(text: str, limit: int) -> str:
-    """Cut at a sentence end within ``limit`` characters when possible, else with an ellipsis."""
-    text = re.sub(r"\s+", " ", text).strip()
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    ends = [m.end() for m in _SENTENCE_END.finditer(cut) if m.end() > limit // 3]
-    return cut[: ends[-1]].strip() if ends else cut.rstrip() + "…"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from index.analysis import is_function_bigram, tokenize
 from index.model import Candidate, Hit, Page, SearchResult
 from index.names import NameTable
-from index.pages import shorten, strip_citations
+from index.prose import shorten, strip_citations
 from index.store import ChunkMatch, QueryPlan, SearchStore
 
 MAX_QUERY_CHARS = 500

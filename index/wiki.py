@@ -11,13 +11,14 @@ from __future__ import annotations
 import threading
 import time
 from datetime import date, tzinfo
+from functools import partial
 from pathlib import Path
-from urllib.parse import quote
 
-from index.catalog import Stamp, catalog_stamp, current_generation
+from index.catalog import Catalog, Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
+from index.format import CITING_TYPES
 from index.graph import build_card, page_ref
-from index.indexer import Opened, Progress, open_current, update_index
+from index.indexer import LiveGeneration, Progress, open_current, update_index
 from index.model import (
     Candidate,
     Card,
@@ -30,9 +31,12 @@ from index.model import (
     PageRef,
     SearchResult,
     Unresolved,
+    VaultSurvey,
 )
 from index.names import NameHit
 from index.search import search_pages
+from index.vault import survey_vault
+from index.web import page_url, path_token, url_path
 
 RECHECK_SECONDS = 1.0
 
@@ -46,7 +50,7 @@ class Wiki:
         self.wiki_dir = wiki_dir
         self.index_dir = index_dir
         self.base_url = base_url.rstrip("/") + "/" if base_url else None
-        self._opened: Opened | None = None
+        self._live: LiveGeneration | None = None
         self._stamp: tuple[Path | None, Stamp | None] = (None, None)
         self._checked = 0.0
         self._write_lock = threading.Lock()
@@ -71,14 +75,14 @@ class Wiki:
         callers (the command line), since it forks.
         """
         with self._write_lock:
-            self._building = self._opened is None or rebuild
+            self._building = self._live is None or rebuild
             try:
-                opened, report = update_index(
+                live, report = update_index(
                     self.wiki_dir,
                     self.index_dir,
                     rebuild=rebuild,
                     progress=progress,
-                    current=self._opened,
+                    current=self._live,
                     on_commit=self._publish,
                     workers=workers,
                 )
@@ -88,17 +92,18 @@ class Wiki:
             finally:
                 self._building = False
             self._last_error = None
-            self._swap(opened)
+            self._swap(live)
             return report
 
-    # -- reading --------------------------------------------------------------------------
+    # -- reading: each public method reads the current state once, so one answer never mixes two
+    # index generations (an update committed between two reads would otherwise show through) --
 
     def state(self) -> IndexState:
-        opened = self._current(required=False)
-        if opened is None:
+        live = self._latest()
+        if live is None:
             status = "building" if self._building else ("error" if self._last_error else "empty")
             return IndexState(status, last_error=self._last_error)
-        catalog = opened.catalog
+        catalog = live.catalog
         return IndexState(
             "building" if self._building else "ready",
             pages=len(catalog.pages),
@@ -113,7 +118,7 @@ class Wiki:
         unresolved = None
         if resolution.unresolved:
             linked, paths = resolution.unresolved
-            unresolved = Unresolved(linked, tuple(self.ref(path) for path in paths))
+            unresolved = Unresolved(linked, tuple(self._ref(catalog, path) for path in paths))
         return Lookup(
             query=name,
             match=self._candidate(resolution.match) if resolution.match else None,
@@ -123,16 +128,16 @@ class Wiki:
         )
 
     def search(self, query: str, limit: int = 5) -> SearchResult:
-        opened = self._current()
-        catalog = opened.catalog
-        return search_pages(opened.store, catalog.pages, catalog.graph.names, query, limit, self.url_for)
+        live = self._current()
+        catalog = live.catalog
+        return search_pages(live.store, catalog.pages, catalog.graph.names, query, limit, self._url_for)
 
     def card(self, path: str) -> Card | None:
         catalog = self._current().catalog
         page = catalog.pages.get(path)
         if page is None:
             return None
-        return build_card(page, catalog.pages, catalog.graph, self.url_for)
+        return build_card(page, catalog.pages, catalog.graph, self._url_for)
 
     def page(self, path: str) -> Page | None:
         return self._current().catalog.pages.get(path)
@@ -140,69 +145,93 @@ class Wiki:
     def pages(self) -> tuple[Page, ...]:
         return tuple(self._current().catalog.pages.values())
 
-    def ref(self, path: str) -> PageRef:
-        page = self._current().catalog.pages.get(path)
-        if page is None:
-            return PageRef(path.rsplit("/", 1)[-1].removesuffix(".md"), None)
-        return page_ref(page, self.url_for)
-
     def backlinks(self, path: str) -> tuple[PageRef, ...]:
-        catalog = self._current().catalog
-        return tuple(self.ref(source) for source in catalog.graph.backlinks.get(path, ()))
-
-    def resolve(self, target: str) -> str | None:
-        return self._current().catalog.graph.resolver.resolve(target)
-
-    def log_text(self) -> str:
-        return self._current().catalog.log_text
+        return self._backlinks(self._current().catalog, path)
 
     def first_seen(self, path: str) -> str | None:
         return self._current().catalog.first_seen.get(path)
+
+    def page_for_url(self, url: str) -> str | None:
+        """The path of the page a web link names (``WIKI_BASE_URL`` + its path), or None."""
+        path = url_path(self.base_url, url) if self.base_url else None
+        if path is None:
+            return None
+        pages = self._current().catalog.pages
+        return next((candidate for candidate in (path + ".md", path) if candidate in pages), None)
+
+    def page_for_token(self, token: str) -> str | None:
+        """The path of the page whose `path_token` is ``token``, or None."""
+        return next((path for path in self._current().catalog.pages if path_token(path) == token), None)
+
+    def survey(self) -> VaultSurvey:
+        """Per top folder of the vault, the notes indexed and those left out, and why (``sakuin
+        doctor``). Reads the vault's tree; pages the index could not read count as left out."""
+        live = self._latest()
+        return survey_vault(self.wiki_dir, live.catalog.skipped if live else None)
 
     def new_sources(
         self, day: date, *, zone: tzinfo = WIKI_ZONE, include_unpublished: bool = False
     ) -> Digest:
         """The sources added on ``day`` (a calendar day in ``zone``), for the digest."""
+        catalog = self._current().catalog
         return find_new_sources(
-            self.pages(),
-            self.log_text(),
+            tuple(catalog.pages.values()),
+            catalog.log_text,
             day,
-            first_seen=self.first_seen,
-            resolve=self.resolve,
-            cited_by=self._cited_by,
-            url_for=self.url_for,
+            first_seen=catalog.first_seen.get,
+            resolve=catalog.graph.resolver.resolve,
+            cited_by=partial(self._cited_by, catalog),
+            url_for=self._url_for,
             zone=zone,
             include_unpublished=include_unpublished,
         )
 
     def recent_sources(self, limit: int = 10, *, zone: tzinfo = WIKI_ZONE) -> tuple[DigestItem, ...]:
         """The most recently added sources, newest first (App Home)."""
+        catalog = self._current().catalog
         return recent_sources(
-            self.pages(),
+            tuple(catalog.pages.values()),
             limit,
-            first_seen=self.first_seen,
-            resolve=self.resolve,
-            cited_by=self._cited_by,
-            url_for=self.url_for,
+            first_seen=catalog.first_seen.get,
+            resolve=catalog.graph.resolver.resolve,
+            cited_by=partial(self._cited_by, catalog),
+            url_for=self._url_for,
             zone=zone,
         )
 
-    def url_for(self, path: str) -> str | None:
+    # -- internals: given the one state a public method read ----------------------------------
+
+    def _url_for(self, path: str) -> str | None:
         """The page's web address when WIKI_BASE_URL is set (Obsidian Publish / Quartz style)."""
-        if not self.base_url:
-            return None
-        return self.base_url + quote(path.removesuffix(".md"))
+        return page_url(self.base_url, path) if self.base_url else None
 
-    # -- internals ------------------------------------------------------------------------
+    def _ref(self, catalog: Catalog, path: str) -> PageRef:
+        page = catalog.pages.get(path)
+        if page is None:
+            return PageRef(path.rsplit("/", 1)[-1].removesuffix(".md"), None)
+        return page_ref(page, self._url_for)
 
-    def _cited_by(self, path: str) -> tuple[PageRef, ...]:
-        return tuple(ref for ref in self.backlinks(path) if ref.type in {"entity", "concept"})
+    def _backlinks(self, catalog: Catalog, path: str) -> tuple[PageRef, ...]:
+        return tuple(self._ref(catalog, source) for source in catalog.graph.backlinks.get(path, ()))
+
+    def _cited_by(self, catalog: Catalog, path: str) -> tuple[PageRef, ...]:
+        return tuple(ref for ref in self._backlinks(catalog, path) if ref.type in CITING_TYPES)
 
     def _candidate(self, hit: NameHit) -> Candidate:
         page = hit.page
-        return Candidate(page.path, page.title, page.type, hit.score, self.url_for(page.path), hit.name)
+        return Candidate(page.path, page.title, page.type, hit.score, self._url_for(page.path), hit.name)
 
-    def _current(self, required: bool = True) -> Opened | None:
+    def _current(self) -> LiveGeneration:
+        """The state to answer from; raises `IndexNotReady` when there is none."""
+        live = self._latest()
+        if live is None:
+            raise IndexNotReady(
+                "the index is being built" if self._building else "the index has not been built"
+            )
+        return live
+
+    def _latest(self) -> LiveGeneration | None:
+        """The last committed state, reloaded first when another process wrote a newer one."""
         now = time.monotonic()
         if now - self._checked > RECHECK_SECONDS:
             self._checked = now
@@ -215,23 +244,19 @@ class Wiki:
                     self._reload()
                 finally:
                     self._write_lock.release()
-        if self._opened is None and required:
-            raise IndexNotReady(
-                "the index is being built" if self._building else "the index has not been built"
-            )
-        return self._opened
+        return self._live
 
     def _reload(self) -> None:
-        opened = open_current(self.index_dir)
-        if opened is not None:
-            self._swap(opened)
+        live = open_current(self.index_dir)
+        if live is not None:
+            self._swap(live)
 
-    def _publish(self, opened: Opened) -> None:
+    def _publish(self, live: LiveGeneration) -> None:
         """Readers see a committed update before its catalog reaches the disk."""
-        self._opened = opened
+        self._live = live
 
-    def _swap(self, opened: Opened) -> None:
+    def _swap(self, live: LiveGeneration) -> None:
         """Publish a new state. The previous one is not closed here: a reader in another thread
         may be searching it right now; its files are released when the last reference goes."""
-        self._opened = opened
-        self._stamp = (opened.generation, opened.stamp)
+        self._live = live
+        self._stamp = (live.directory, live.stamp)

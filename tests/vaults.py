@@ -132,3 +132,13 @@ def digest_vault(day: date, *, count: int = 3) -> dict[str, str]:
         f"- Pages updated: [[@2023__SOSP__Old Paper]]\n"
     )
     return files
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+GROWN_WIKI = FIXTURES / "grown_wiki"
+"""A wiki/ tree as LLM-maintained wikis grow it: nested sources and concepts, a team's own folders,
+raw material, .txt tables beside notes, names that differ only by a hyphen, two notes with one title."""
+HANDBOOK = FIXTURES / "handbook"
+"""A plain, human-written documentation vault whose translation tables are .txt files."""
+SEEDS = FIXTURES / "seeds"
+"""A folder of exports: the two flattened seed pages, nothing else."""

@@ -7,13 +7,13 @@ unique within a block, hence the ``:<n>`` suffix on repeated buttons; listeners 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 
 from bot.blocks.elements import MAX_OPTION_VALUE, MAX_OPTIONS, actions, button, option, static_select
 from bot.i18n import _
 from bot.mrkdwn import escape
+from index.web import path_token
 
 OPEN_PAGE = "open_page"
 OPEN_PAGE_SELECT = "open_page_select"
@@ -42,7 +42,8 @@ def page_value(path: str) -> str:
 
 
 def hashed_page_value(path: str) -> str:
-    return HASHED_PREFIX + hashlib.sha256(path.encode("utf-8")).hexdigest()[:32]
+    """``#`` and the page's `path_token` (the listener asks the wiki which page has it)."""
+    return HASHED_PREFIX + path_token(path)
 
 
 def open_page_button(label: str, path: str, index: int = 0) -> dict:

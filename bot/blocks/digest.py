@@ -22,7 +22,9 @@ from bot.blocks.page_types import type_label
 from bot.blocks.reply import Reply
 from bot.i18n import N_, _, ngettext
 from bot.mrkdwn import bold, escape, escape_clipped, link
-from index.model import CONCEPT, ENTITY, Digest, DigestItem
+from index.format import CONCEPT, ENTITY
+from index.model import Digest, DigestItem
+from index.prose import shorten
 
 SOURCES_PER_MESSAGE = 10
 """A source takes at most 3 blocks (group label, section, context): 33 blocks a message at most."""
@@ -45,11 +47,7 @@ TYPE_LABELS = {
 OTHER_LABEL = N_("Other sources")
 CITED_BY_LABELS = ((N_("Entities: {refs}"), ENTITY), (N_("Concepts: {refs}"), CONCEPT))
 
-_WIKILINK = re.compile(r"!?\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
-_QUOTE = re.compile(r"^\s*(?:>\s*)*")
-_CALLOUT = re.compile(r"^\[![^\]]*\]")
-_SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)\s")
 
 
 def digest_messages(digest: Digest, *, post_empty: bool = False) -> list[Reply]:
@@ -85,7 +83,7 @@ def source_blocks(item: DigestItem) -> list[dict]:
     if facts:
         lines.append(f"_{escape(facts)}_")
     lines += [
-        escape_clipped(first_sentences(line, SUMMARY_LINE_LIMIT), SUMMARY_LINE_LIMIT)
+        escape_clipped(shorten(line, SUMMARY_LINE_LIMIT), SUMMARY_LINE_LIMIT)
         for line in summary_lines(item.summary)
     ]
     blocks = [section("\n".join(lines))]
@@ -102,37 +100,17 @@ def source_facts(item: DigestItem) -> str:
 
 
 def summary_lines(summary: str, limit: int = SUMMARY_LINES) -> list[str]:
-    """The first one or two lines of a summary, as plain text.
-
-    Bullets become ``•``; quote marks, headings and callout titles go; wikilinks show their label;
-    Markdown emphasis is dropped (it would not render as mrkdwn).
-    """
+    """The first one or two lines of a summary. The domain gives plain text (links read as their
+    labels, no emphasis or callouts), one list item a line: here only a list marker becomes ``•``."""
     lines: list[str] = []
     for raw in summary.splitlines():
-        line = _QUOTE.sub("", raw)
-        if not line.strip() or line.startswith("#") or _CALLOUT.match(line):
-            continue
-        bullet = _BULLET.match(line)
-        text = _WIKILINK.sub(_link_label, line[bullet.end() :] if bullet else line)
-        text = " ".join(text.replace("**", "").replace("__", "").split())
+        bullet = _BULLET.match(raw)
+        text = " ".join((raw[bullet.end() :] if bullet else raw).split())
         if text:
             lines.append(("• " if bullet else "") + text)
         if len(lines) == limit:
             break
     return lines
-
-
-def first_sentences(text: str, limit: int) -> str:
-    """As many whole sentences as fit in ``limit`` characters; the text itself when it fits or when
-    not even its first sentence does (it is cut later)."""
-    if len(text) <= limit:
-        return text
-    kept = ""
-    for sentence in _SENTENCE_END.split(text):
-        if len(kept) + len(sentence) > limit:
-            break
-        kept += sentence
-    return kept.strip() or text
 
 
 def cited_by_texts(item: DigestItem) -> list[str]:
@@ -203,8 +181,3 @@ def _type_counts(items: Sequence[DigestItem]) -> str:
     for item in sorted(items, key=_type_rank):
         counts[_type_key(item)] = counts.get(_type_key(item), 0) + 1
     return " · ".join(f"{_type_label(key)} {count}" for key, count in counts.items())
-
-
-def _link_label(match: re.Match[str]) -> str:
-    label = match.group(2) or match.group(1).rsplit("/", 1)[-1]
-    return label.strip()

@@ -10,6 +10,7 @@ import pytest
 
 from bot.cli import main
 from tests.conftest import EXAMPLE_VAULT, SEEDS
+from tests.vaults import GROWN_WIKI, write_vault
 
 
 @pytest.fixture
@@ -102,6 +103,34 @@ def test_index_reports_skipped_files(environment: Path, capsys: pytest.CaptureFi
     code, out, _ = run(capsys, "index")
     assert code == 0
     assert "pages" in out and "Empty Page.md" in out
+
+
+def test_index_reports_notes_per_folder(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WIKI_DIR", str(GROWN_WIKI))
+    code, out, _ = run(capsys, "index")
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if line.count("│") == 5}
+    assert code == 0 and "notes per folder" in out and "warning" not in out
+    assert [cell.strip() for cell in rows["wiki/sources"].split("│")[2:5]] == [
+        "3",
+        "2",
+        "catalog: 1, raw material: 1",
+    ]
+    assert "outside wiki/ (human note layer): 1" in rows["papers"]
+
+
+def test_index_warns_when_most_notes_are_left_out(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = write_vault(
+        environment / "vault",
+        {"wiki/entities/A.md": "# A\n", **{f"notes/{n}.md": f"# {n}\n" for n in range(3)}},
+    )
+    monkeypatch.setenv("WIKI_DIR", str(vault))
+    code, out, _ = run(capsys, "index")
+    assert code == 0
+    assert "warning: most notes were left out (3 of 4): notes (3)" in out
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,6 @@ import pytest
 from bot.blocks.digest import (
     SOURCES_PER_MESSAGE,
     digest_messages,
-    first_sentences,
     source_facts,
     summary_lines,
 )
@@ -140,11 +139,8 @@ def test_empty_day(post_empty: bool, count: int) -> None:
         ("一文だけ。", ["一文だけ。"]),
         ("- 一\n- 二\n- 三", ["• 一", "• 二"]),
         ("* one\n\n  2. two", ["• one", "• two"]),
-        ("> [!abstract] 概要(訳)\n> 本文の一行目。\n> 二行目。", ["本文の一行目。", "二行目。"]),
-        (
-            "## 見出し\n[[KVキャッシュ管理|KV]] と [[wiki/entities/Jane Doe]] が **重要**。",
-            ["KV と Jane Doe が 重要。"],
-        ),
+        ("本文の一行目。\n\n二行目。\n三行目。", ["本文の一行目。", "二行目。"]),
+        ("・ 中黒\n1) 番号", ["• 中黒", "• 番号"]),
         ("  空白   が   多い  ", ["空白 が 多い"]),
     ],
 )
@@ -163,20 +159,6 @@ def test_summary_lines(summary: str, lines: list[str]) -> None:
 )
 def test_source_facts(venue, year, source_type, facts) -> None:
     assert source_facts(item(0, source_type, venue=venue, year=year)) == facts
-
-
-@pytest.mark.parametrize(
-    ("text", "limit", "kept"),
-    [
-        ("短い。", 10, "短い。"),
-        ("一文目です。二文目です。三文目です。", 13, "一文目です。二文目です。"),
-        ("一文目です。二文目です。三文目です。", 8, "一文目です。"),
-        ("First one. Second one is here. Third.", 20, "First one."),
-        ("終わりのない長い文" * 10, 20, "終わりのない長い文" * 10),
-    ],
-)
-def test_first_sentences(text: str, limit: int, kept: str) -> None:
-    assert first_sentences(text, limit) == kept
 
 
 def test_a_long_abstract_is_cut_at_a_sentence_end() -> None:

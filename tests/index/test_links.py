@@ -37,6 +37,10 @@ PAGES = [
     ("wiki/briefs/@2024__NSDI__MegaScale.md", "紹介: MegaScale", ()),
     ("papers/Minder.md", "Minder paper", ()),
     ("wiki/entities/Minder.md", "Minder", ()),
+    ("wiki/components/Tidal.md", "Tidal", ()),
+    ("wiki/entities/products/Tidal.md", "Tidal", ()),
+    ("wiki/concepts/Loom.md", "Loom", ()),
+    ("wiki/sources/training/deep/Loom.md", "Loom", ()),
 ]
 
 
@@ -53,6 +57,9 @@ PAGES = [
         ("wiki/briefs/@2024__NSDI__MegaScale", "wiki/briefs/@2024__NSDI__MegaScale.md"),
         ("Minder", "wiki/entities/Minder.md"),
         ("papers/Minder", "papers/Minder.md"),
+        ("Tidal", "wiki/entities/products/Tidal.md"),
+        ("components/Tidal", "wiki/components/Tidal.md"),
+        ("Loom", "wiki/sources/training/deep/Loom.md"),
         ("Nobody", None),
     ],
 )

@@ -8,7 +8,7 @@ import pytest
 
 from index.names import normalize_name, typo_budget
 from index.wiki import Wiki
-from tests.vaults import SMALL_VAULT, write_vault
+from tests.vaults import SMALL_VAULT, entity, write_vault
 
 E = "wiki/entities/"
 
@@ -173,3 +173,59 @@ def test_plain_vault_skips_dot_and_underscore_folders(tmp_path: Path) -> None:
         "Projects/Alpha.md",
     ]
     assert wiki.lookup("Beta").unresolved is not None
+
+
+RANKING_VAULT: dict[str, str | bytes] = {
+    "wiki/entities/LLMOps.md": entity("LLMOps"),
+    "wiki/concepts/LLM-Ops.md": entity("LLM-Ops", kind="concept"),
+    "wiki/concepts/Vector-DB.md": entity("Vector-DB", kind="concept"),
+    "wiki/entities/Vector Store.md": entity("Vector Store", aliases=("VECTORDB",)),
+    "wiki/entities/ByteDance Seed.md": entity("ByteDance Seed", aliases=("Seed Team",)),
+    "wiki/concepts/SeedTeam.md": entity("SeedTeam", kind="concept"),
+    "wiki/entities/Atlas.md": entity("Atlas"),
+    "wiki/concepts/Atlas.md": entity("Atlas", kind="concept"),
+    "wiki/entities/ErLynx.md": entity("ErLynx", tier="stub"),
+    "wiki/sources/@2025__arXiv__ErLynx - Straggler Detection.md": "# ErLynx: Straggler Detection\n",
+}
+
+
+@pytest.fixture(scope="module")
+def ranked(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
+    root = write_vault(tmp_path_factory.mktemp("vault"), RANKING_VAULT)
+    built = Wiki.open(root, tmp_path_factory.mktemp("index"))
+    built.update()
+    return built
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        pytest.param("llm-ops", "wiki/concepts/LLM-Ops.md", id="hyphen-as-written-beats-another-type"),
+        pytest.param("LLMOps", E + "LLMOps.md", id="one-word"),
+        pytest.param("VECTORDB", E + "Vector Store.md", id="exact-alias-beats-loose-file-name"),
+        pytest.param("vector-db", "wiki/concepts/Vector-DB.md", id="exact-file-name"),
+        pytest.param("Seed Team", E + "ByteDance Seed.md", id="exact-alias-beats-loose-title"),
+        pytest.param("seedteam", "wiki/concepts/SeedTeam.md", id="exact-title-beats-loose-alias"),
+        pytest.param("ErLynx", E + "ErLynx.md", id="a-stub-title-beats-a-source-short-title"),
+        pytest.param("ErLyox", E + "ErLynx.md", id="and-so-does-its-typo"),
+    ],
+)
+def test_an_exact_name_outranks_every_loose_match(ranked: Wiki, name: str, expected: str) -> None:
+    result = ranked.lookup(name)
+    assert result.match is not None and result.match.path == expected and not result.ambiguous
+    assert result.candidates[0].path == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "tied"),
+    [
+        pytest.param("Atlas", {E + "Atlas.md", "wiki/concepts/Atlas.md"}, id="one-title-two-folders"),
+        pytest.param("LLM Ops", {E + "LLMOps.md", "wiki/concepts/LLM-Ops.md"}, id="loose-only"),
+    ],
+)
+def test_pages_tied_at_one_level_are_ambiguous_whatever_their_types(
+    ranked: Wiki, name: str, tied: set[str]
+) -> None:
+    result = ranked.lookup(name)
+    assert result.match is None and result.ambiguous
+    assert {candidate.path for candidate in result.candidates[:2]} == tied

@@ -183,6 +183,19 @@ def test_brief_blurb_and_companion() -> None:
     assert page.companion_of == "wiki/sources/@2025__NSDI__X.md"
 
 
+@pytest.mark.parametrize(
+    ("path", "companion_of"),
+    [
+        ("wiki/briefs/@2025__NSDI__X.md", "wiki/sources/@2025__NSDI__X.md"),
+        ("wiki/briefs/serving/@2025__NSDI__X.md", "wiki/sources/serving/@2025__NSDI__X.md"),
+        ("wiki/asks/a/b/@2025__NSDI__X.md", "wiki/sources/a/b/@2025__NSDI__X.md"),
+    ],
+)
+def test_a_companion_without_a_source_link_mirrors_its_path(path: str, companion_of: str) -> None:
+    page = parse("---\ntype: brief\n---\n# 紹介\n\n## 紹介文\n\n- 要点。\n", path, "brief").page
+    assert page is not None and page.companion_of == companion_of
+
+
 def test_seed_files_are_real(tmp_path: Path) -> None:
     assert len(list(SEEDS.glob("*.txt"))) == 2
 

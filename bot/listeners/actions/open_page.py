@@ -13,7 +13,7 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks.buttons import HASHED_PREFIX, hashed_page_value
+from bot.blocks.buttons import HASHED_PREFIX
 from bot.delivery import respond_privately
 from bot.i18n import use_language
 from bot.replies import Reply, card_reply
@@ -47,6 +47,6 @@ def page_path(value: str, wiki: Wiki) -> str:
     if not value.startswith(HASHED_PREFIX):
         return value
     try:
-        return next((page.path for page in wiki.pages() if hashed_page_value(page.path) == value), value)
+        return wiki.page_for_token(value.removeprefix(HASHED_PREFIX)) or value
     except IndexNotReady:
         return value

@@ -6,7 +6,6 @@ Everyone in the channel sees the unfurl: it is in the channel's language (`defau
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import unquote, urlsplit
 
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -34,20 +33,13 @@ async def handle_link_shared(event: dict, client: AsyncWebClient, wiki: Wiki, se
 
 def unfurls_for(urls: list[str], wiki: Wiki) -> dict[str, dict]:
     """The unfurl of each URL that is one of the wiki's pages; other URLs are left alone."""
+    unfurls: dict[str, dict] = {}
     try:
-        by_url = {url_key(url): page.path for page in wiki.pages() if (url := wiki.ref(page.path).url)}
+        for url in urls:
+            path = wiki.page_for_url(url)
+            card = wiki.card(path) if path else None
+            if card is not None:
+                unfurls[url] = {"blocks": unfurl_blocks(card)}
     except IndexNotReady:
         return {}
-    unfurls: dict[str, dict] = {}
-    for url in urls:
-        path = by_url.get(url_key(url))
-        card = wiki.card(path) if path else None
-        if card is not None:
-            unfurls[url] = {"blocks": unfurl_blocks(card)}
     return unfurls
-
-
-def url_key(url: str) -> str:
-    """Compare page URLs without scheme, query, fragment, trailing slash or percent-encoding."""
-    parts = urlsplit(url)
-    return f"{parts.netloc.lower()}{unquote(parts.path).rstrip('/')}"

@@ -1,0 +1,122 @@
+"""The facade (index/wiki.py): one state per call, and the lookups the edges need instead of
+scanning every page themselves (a pasted link, a button's path token, the vault survey)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+import index.wiki
+from index.catalog import current_generation
+from index.web import path_token
+from index.wiki import Wiki
+from tests.vaults import SMALL_VAULT, entity, write_vault
+
+E = "wiki/entities/"
+SOURCE = "wiki/sources/@2026__NSDI__Kite - Fast Checkpoints.md"
+CITING_VAULT: dict[str, str | bytes] = {
+    SOURCE: '---\ntype: source\ntitle: "Kite"\ncreated: 2026-10-14\n---\n# Kite\n\n速い。\n',
+    "wiki/concepts/チェックポイント.md": entity(
+        "チェックポイント", kind="concept", body="[[@2026__NSDI__Kite - Fast Checkpoints]] が速い。"
+    ),
+    E + "Kite Labs.md": entity("Kite Labs", body="[[@2026__NSDI__Kite - Fast Checkpoints]] を出した。"),
+}
+
+
+def write_during_the_second_read(
+    monkeypatch: pytest.MonkeyPatch, vault: Path, index_dir: Path, change: Callable[[], None]
+) -> None:
+    """Another process commits an update right after the facade first looked at the index: a
+    method that reads the state twice sees both generations."""
+    monkeypatch.setattr(index.wiki, "RECHECK_SECONDS", -1.0)
+    reads = 0
+
+    def generation(directory: Path) -> Path | None:
+        nonlocal reads
+        reads += 1
+        if reads == 2:
+            change()
+            Wiki.open(vault, index_dir).update()
+        return current_generation(directory)
+
+    monkeypatch.setattr(index.wiki, "current_generation", generation)
+
+
+def test_a_lookup_reads_one_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    write_during_the_second_read(
+        monkeypatch, vault, tmp_path / "index", (vault / E / "Ant Group.md").unlink
+    )
+    result = wiki.lookup("Zhuo Jiang")
+    assert result.unresolved is not None
+    assert [(ref.path, ref.type) for ref in result.unresolved.mentioned_in] == [
+        (E + "Ant Group.md", "entity"),
+        (E + "ByteDance.md", "entity"),
+    ]
+
+
+def test_a_digest_reads_one_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = write_vault(tmp_path / "vault", CITING_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    write_during_the_second_read(
+        monkeypatch, vault, tmp_path / "index", (vault / "wiki/concepts/チェックポイント.md").unlink
+    )
+    (item,) = wiki.new_sources(date(2026, 10, 14)).items
+    assert {ref.path for ref in item.cited_by} == {"wiki/concepts/チェックポイント.md", E + "Kite Labs.md"}
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
+    vault = write_vault(tmp_path_factory.mktemp("vault"), SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path_factory.mktemp("index"), "https://wiki.example/team/")
+    wiki.update()
+    return wiki
+
+
+BASE = "https://wiki.example/team/"
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        (BASE + "wiki/entities/ByteDance", E + "ByteDance.md"),
+        ("http://WIKI.example/team/wiki/entities/ByteDance/?utm=x#概要", E + "ByteDance.md"),
+        (BASE + quote("wiki/entities/Sakura Compute Inc."), E + "Sakura Compute Inc..md"),
+        (BASE + quote("wiki/concepts/異常検知"), "wiki/concepts/異常検知.md"),
+        (BASE + "wiki/entities/Nobody", None),
+        ("https://wiki.example/other/wiki/entities/ByteDance", None),
+        ("https://elsewhere.example/team/wiki/entities/ByteDance", None),
+        (BASE, None),
+        ("not a url", None),
+    ],
+)
+def test_a_pasted_link_names_its_page(published: Wiki, url: str, path: str | None) -> None:
+    assert published.page_for_url(url) == path
+
+
+def test_links_need_a_base_url(tmp_path: Path) -> None:
+    wiki = Wiki.open(write_vault(tmp_path / "vault", SMALL_VAULT), tmp_path / "index")
+    wiki.update()
+    assert wiki.page_for_url(BASE + "wiki/entities/ByteDance") is None
+
+
+def test_a_path_token_names_its_page(published: Wiki) -> None:
+    assert published.page_for_token(path_token(E + "Minder.md")) == E + "Minder.md"
+    assert published.page_for_token(path_token(E + "Nobody.md")) is None
+
+
+def test_the_survey_counts_pages_the_index_could_not_read(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", {E + "A.md": "# A\n", E + "Empty.md": "", "wiki/log.md": ""})
+    wiki = Wiki.open(vault, tmp_path / "index")
+    assert wiki.survey().folders[1].indexed == 2  # no index yet: the tree alone
+    wiki.update()
+    folders = {folder.folder: folder for folder in wiki.survey().folders}
+    assert folders["wiki/entities"].indexed == 1
+    assert folders["wiki/entities"].left_out == (("could not be read", 1),)
