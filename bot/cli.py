@@ -183,14 +183,16 @@ def print_report(report: IndexReport, console: Console) -> None:
 
 def print_survey(survey: VaultSurvey, console: Console) -> None:
     """Per top folder: notes indexed, notes left out and why; then the warning, if any."""
-    table = Table("folder", "indexed", "left out", "why", title="notes per folder", title_justify="left")
+    table = Table(
+        _("folder"), _("indexed"), _("left out"), _("why"), title=_("notes per folder"), title_justify="left"
+    )
     for folder in survey.folders:
-        left_out = sum(count for _, count in folder.left_out)
+        left_out = sum(count for _reason, count in folder.left_out)
         why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
         table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
     console.print(table)
     if survey.warning:
-        console.print(f"warning: {survey.warning}")
+        console.print(_("warning: {warning}").format(warning=survey.warning))
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:

@@ -218,7 +218,18 @@ async def test_a_set_language_never_asks_slack(tmp_path: Path):
 
 
 UI_CALLS = frozenset(
-    {"section", "context", "header", "button", "option", "static_select", "plain", "Reply", "BoltResponse"}
+    {
+        "section",
+        "context",
+        "header",
+        "button",
+        "option",
+        "static_select",
+        "plain",
+        "Reply",
+        "BoltResponse",
+        "Table",
+    }
 )
 """Builders and messages whose text arguments a person reads."""
 UI_KEYWORDS = frozenset({"text", "placeholder", "label", "body", "title", "description", "status"})
