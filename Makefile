@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench install clean messages
+.PHONY: demo test lint bench bench-large bench-load install clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,13 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)
 
+# 100,000 pages: its own JSON (bench/out/results-large.json) and block in docs/benchmarks.md.
+bench-large: $(STAMP)
+	$(BIN)/python -m bench --pages 100000 $(BENCH_ARGS)
+
+# `sakuin serve` under a burst of signed requests (small by default; see docs/benchmarks.md).
+bench-load: $(STAMP)
+	$(BIN)/python -m bench.load $(LOAD_ARGS)
 # After changing UI strings: re-extract them and update the Japanese catalog, then translate the
 # new (empty) entries in bot/locale/ja/LC_MESSAGES/sakuin.po; tests/bot/test_i18n.py checks it.
 messages: $(STAMP)

@@ -2,6 +2,7 @@
 
 python -m bench                         # 1,000 and 10,000 pages
 python -m bench --pages 50000           # add or choose sizes (repeatable)
+python -m bench --pages 100000          # the large run (`make bench-large`): its own JSON and docs block
 python -m bench --pages 200 --no-docs   # a quick run that leaves docs/benchmarks.md alone
 """
 
@@ -16,8 +17,9 @@ from rich.console import Console
 
 from bench.generate import DEFAULT_SEED
 from bench.measure import REPO, WorkerFailed
-from bench.report import machine_info, print_results, write_json, write_markdown
+from bench.report import BLOCKS, machine_info, print_results, write_json, write_markdown
 from bench.runner import measure_size
+from bench.targets import LARGE_PAGES
 
 DEFAULT_PAGES = (1_000, 10_000)
 
@@ -31,14 +33,27 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--work", type=Path, default=REPO / "bench" / "out", help="where vaults and indexes go"
     )
-    parser.add_argument("--json", type=Path, default=REPO / "bench" / "out" / "results.json")
+    parser.add_argument(
+        "--json", type=Path, help="default bench/out/results.json (results-large.json for --block large)"
+    )
     parser.add_argument("--docs", type=Path, default=REPO / "docs" / "benchmarks.md")
+    parser.add_argument(
+        "--block",
+        choices=sorted(BLOCKS),
+        help="the docs block to rewrite (default: large when every size is 100,000 pages or more)",
+    )
     parser.add_argument("--no-docs", action="store_true", help="do not update the docs page")
     parser.add_argument("--cold-runs", type=int, default=3, help="fresh processes timed for cold start")
     parser.add_argument("--edits", type=int, default=5, help="one-page edits timed until answerable")
     args = parser.parse_args(argv)
     if any(pages < 10 for pages in args.pages or ()):
         parser.error("--pages must be at least 10")
+    if args.block is None:
+        large = bool(args.pages) and min(args.pages) >= LARGE_PAGES
+        args.block = "large" if large else "results"
+    if args.json is None:
+        name = "results.json" if args.block == "results" else f"results-{args.block}.json"
+        args.json = REPO / "bench" / "out" / name
     return args
 
 
@@ -68,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     print_results(results, console)
     console.print(f"JSON: {args.json}")
     if not args.no_docs:
-        write_markdown(results, args.docs)
+        write_markdown(results, args.docs, args.block)
         console.print(f"docs: {args.docs}")
     return 0
 

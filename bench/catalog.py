@@ -17,6 +17,8 @@ class Concept:
     title: str
     english: str
     address: str = ""
+    definition: str = ""
+    """What the concept is about (``解釈性の収束``): its page's definition sentence states it."""
     sources: list[Source] = field(default_factory=list)
     observations: list[Source] = field(default_factory=list)
     """Sources whose planted claim was copied into this concept's inbox (``## 未編纂の観察``)."""
@@ -47,10 +49,21 @@ class Entity:
     """For products: the source that introduced them."""
     developer_listed: bool = False
     """For products: whether the developer's page names the product as its own (so it holds the answer)."""
+    deployment: Deployment | None = None
+    """For products: who runs it in production and on how many GPUs (stated by its page and its paper)."""
 
     @property
     def path(self) -> str:
         return f"wiki/entities/{self.title}.md"
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """A planted fact: ``{product}は{org}の{team}({team_en})が{gpus} GPU の本番クラスタで運用している``."""
+
+    team: str
+    team_en: str
+    gpus: int
 
 
 @dataclass(frozen=True)

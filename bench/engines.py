@@ -1,7 +1,9 @@
 """The two engines under test, behind one small interface the worker drives.
 
 ``sakuin`` is the project's own domain facade (`index.wiki.Wiki`, whoosh underneath); ``fts5`` is the SQLite
-baseline (`bench.fts5`). Both answer with vault-relative paths, best first.
+baseline (`bench.fts5`). Both answer with vault-relative paths, best first, and both answer a question with
+Slack blocks: sakuin with the reply a mention gets (`bot.replies.reply_for_text`), FTS5 with a plain results
+list, one section per hit holding its title and its snippet.
 """
 
 from __future__ import annotations
@@ -9,9 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bench.fts5 import Fts5Index
+
+if TYPE_CHECKING:
+    from config.settings import Settings
+
+REPLY_HITS = 5
+"""Hits in the baseline's results list: as many as sakuin's search shows."""
 
 
 @dataclass(frozen=True)
@@ -26,13 +34,16 @@ class Engine(Protocol):
     def refresh(self, changed: Sequence[str]) -> None: ...
     def lookup(self, name: str) -> Answer: ...
     def search(self, query: str, limit: int) -> list[str]: ...
+    def reply(self, question: str) -> list[dict]: ...
 
 
 class SakuinEngine:
     def __init__(self, vault: Path, index: Path) -> None:
         from index.wiki import Wiki  # imported here: the baseline's worker never pays for it
 
+        self._vault, self._index = vault, index
         self._wiki = Wiki.open(vault, index)
+        self._settings: Settings | None = None
 
     def build(self) -> None:
         from bot.cli import build_workers
@@ -52,6 +63,22 @@ class SakuinEngine:
 
     def search(self, query: str, limit: int) -> list[str]:
         return [hit.path for hit in self._wiki.search(query, limit).hits]
+
+    def reply(self, question: str) -> list[dict]:
+        """The blocks a mention of the bot gets, composed by the bot's own code (no LLM configured)."""
+        from bot.replies import reply_for_text
+        from config.settings import Settings
+
+        if self._settings is None:
+            self._settings = Settings(
+                _env_file=None,
+                wiki_dir=self._vault,
+                index_dir=self._index,
+                state_db=self._index / "bench-state.sqlite3",
+                llm_base_url=None,
+                llm_model=None,
+            )
+        return list(reply_for_text(question, self._wiki, self._settings, private=False).blocks)
 
 
 class Fts5Engine:
@@ -73,6 +100,12 @@ class Fts5Engine:
 
     def search(self, query: str, limit: int) -> list[str]:
         return self._ready().search(query, limit)
+
+    def reply(self, question: str) -> list[dict]:
+        return [
+            {"type": "section", "text": {"type": "plain_text", "text": f"{result.title}\n{result.snippet}"}}
+            for result in self._ready().results(question, REPLY_HITS)
+        ]
 
     def _ready(self) -> Fts5Index:
         if self._index is None:

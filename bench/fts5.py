@@ -8,6 +8,10 @@ runs (hiragana runs are particles and okurigana, dropped), English stop words dr
 go to ``MATCH`` (OR-ed, ranked by bm25). Trigram cannot match 1-2 character words (``訓練``), so those use
 the ``LIKE`` fallback: they re-rank the MATCH rows by how many of them a row contains, or, when a query has
 only short words, are the whole query (a scan of every row).
+
+What a results list would show (`Fts5Index.results`): each hit's title and FTS5's own ``snippet()`` of the
+body around the matched words (64 tokens, its maximum; a trigram token is about one character), or, for a
+query of only short words, the same width of body around the first of them.
 """
 
 from __future__ import annotations
@@ -34,17 +38,29 @@ SCHEMA = """
 CREATE VIRTUAL TABLE docs USING fts5(path UNINDEXED, names, body, tokenize='trigram');
 CREATE TABLE names(name TEXT NOT NULL, path TEXT NOT NULL);
 CREATE INDEX names_by_name ON names(name);
-CREATE TABLE paths(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE);
+CREATE TABLE paths(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, title TEXT NOT NULL);
 """
 BM25 = "bm25(docs, 0.0, 10.0, 1.0)"
+SNIPPET_TOKENS = 64
+SNIPPET = f"snippet(docs, 2, '', '', '…', {SNIPPET_TOKENS})"
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
 class Document:
     path: str
+    title: str
     names: tuple[str, ...]
     body: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """One hit as a results list shows it."""
+
+    path: str
+    title: str
+    snippet: str
 
 
 def normalise(text: str) -> str:
@@ -65,8 +81,9 @@ def read_document(vault: Path, path: str) -> Document:
     if isinstance(aliases, str):
         aliases = [part.strip() for part in aliases.split(",")]
     stem = path.rsplit("/", 1)[-1].removesuffix(".md")
-    names = [stem, str(meta.get("title") or stem), *(str(alias) for alias in aliases)]
-    return Document(path=path, names=tuple(dict.fromkeys(names)), body=body)
+    title = str(meta.get("title") or stem)
+    names = [stem, title, *(str(alias) for alias in aliases)]
+    return Document(path=path, title=title, names=tuple(dict.fromkeys(names)), body=body)
 
 
 def read_documents(vault: Path) -> Iterator[Document]:
@@ -114,7 +131,9 @@ class Fts5Index:
 
     def _insert(self, document: Document) -> None:
         names = [normalise(name) for name in document.names]
-        cursor = self._db.execute("INSERT INTO paths(path) VALUES (?)", (document.path,))
+        cursor = self._db.execute(
+            "INSERT INTO paths(path, title) VALUES (?, ?)", (document.path, document.title)
+        )
         self._db.execute(
             "INSERT INTO docs(rowid, path, names, body) VALUES (?, ?, ?, ?)",
             (cursor.lastrowid, document.path, "\n".join(names), normalise(document.body)),
@@ -124,6 +143,25 @@ class Fts5Index:
         )
 
     def search(self, query: str, limit: int = 5) -> list[str]:
+        return [path for path, _ in self._rows(query, limit, "NULL")]
+
+    def results(self, query: str, limit: int = 5) -> list[Result]:
+        """The same hits as `search`, each with its title and snippet."""
+        rows = self._rows(query, limit, SNIPPET)
+        short = [word for word in query_words(query) if len(word) < 3]
+        results = []
+        for path, snippet in rows:
+            title, body = self._db.execute(
+                "SELECT paths.title, docs.body FROM paths JOIN docs ON docs.rowid = paths.id "
+                "WHERE paths.path = ?",
+                (path,),
+            ).fetchone()
+            text = snippet if snippet is not None else _window(body, short)
+            results.append(Result(path, title, " ".join(text.split())))
+        return results
+
+    def _rows(self, query: str, limit: int, extra: str) -> list[tuple[str, str | None]]:
+        """(path, ``extra``) of the best rows; ``extra`` is NULL on the LIKE path (no MATCH, no snippet)."""
         words = query_words(query)
         long = [word for word in words if len(word) >= 3]
         short = [word for word in words if len(word) < 3]
@@ -131,15 +169,15 @@ class Fts5Index:
         short_args = [word for word in short for _ in (0, 1)]
         if long:
             order = f"{short_score} DESC, {BM25}" if short else BM25
-            sql = f"SELECT path FROM docs WHERE docs MATCH ? ORDER BY {order} LIMIT ?"
+            sql = f"SELECT path, {extra} FROM docs WHERE docs MATCH ? ORDER BY {order} LIMIT ?"
             args = [_any_of(long), *short_args, limit]
         elif short:
             where = " OR ".join(["names LIKE ? OR body LIKE ?"] * len(short))
-            sql = f"SELECT path FROM docs WHERE {where} ORDER BY {short_score} DESC LIMIT ?"
+            sql = f"SELECT path, NULL FROM docs WHERE {where} ORDER BY {short_score} DESC LIMIT ?"
             args = [f"%{word}%" for word in short for _ in (0, 1)] + short_args + [limit]
         else:
             return []
-        return [path for (path,) in self._db.execute(sql, args)]
+        return self._db.execute(sql, args).fetchall()
 
     def lookup(self, name: str, limit: int = 8) -> tuple[list[str], bool]:
         """Exact name first (then ``True``: an exact match); otherwise the names column ranked by shared
@@ -160,6 +198,14 @@ class Fts5Index:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _window(body: str, words: list[str]) -> str:
+    """About ``SNIPPET_TOKENS`` characters of ``body`` around the first of ``words`` it contains."""
+    at = min((found for word in words if (found := body.find(word)) >= 0), default=0)
+    start = max(0, at - SNIPPET_TOKENS // 2)
+    piece = body[start : start + SNIPPET_TOKENS]
+    return ("…" if start else "") + piece + ("…" if start + SNIPPET_TOKENS < len(body) else "")
 
 
 def _any_of(words: Iterable[str]) -> str:

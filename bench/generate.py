@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bench import vocabulary as vocab
 from bench.catalog import Catalog, Claim, Concept, Entity, Source, Topic
+from bench.facts import plant_facts
 from bench.naming import (
     NameBook,
     make_concepts,
@@ -63,7 +64,9 @@ def plan_vault(pages: int, seed: int) -> tuple[Catalog, Lexicon]:
     sources = plan_sources(rng, source_count, lexicon, organisations, products, datasets, people, concepts)
     for number, page in enumerate([*entities, *concepts, *sources], start=1):
         page.address = f"c-{number:06d}"
-    return Catalog(seed=seed, entities=entities, concepts=concepts, sources=sources), lexicon
+    catalog = Catalog(seed=seed, entities=entities, concepts=concepts, sources=sources)
+    plant_facts(catalog, lexicon)
+    return catalog, lexicon
 
 
 def plan_sources(

@@ -74,14 +74,14 @@ def _watch(command: Sequence[str], stderr: IO[bytes]) -> tuple[float, float | No
     peak = 0
     watched = psutil.Process(process.pid)
     while process.poll() is None:
-        peak = max(peak, _tree_rss(watched))
+        peak = max(peak, tree_rss(watched))
         time.sleep(POLL_S)
     wall_s = time.perf_counter() - started
     reader.join(timeout=5)
     return wall_s, (first_line[0] if first_line else None), peak / 2**20, process.returncode
 
 
-def _tree_rss(process: psutil.Process) -> int:
+def tree_rss(process: psutil.Process) -> int:
     try:
         members = [process, *process.children(recursive=True)]
     except psutil.Error:

@@ -1,20 +1,8 @@
 """Query sets with ground truth, derived from the plan (not from any engine's output).
 
 Lookups (``/entity``) carry the one expected path; kinds: exact title, alias, case change, full-width, typo
-(one edit, and no other name as close), legal suffix (``ByteDance Inc.``).
-
-Questions carry the set of pages that hold the answer; languages ``ja``, ``en`` and ``mixed``:
-
-- ``claim`` (ja): a planted claim ``AによってBのCがN%削減された``
-  → the source and the concepts that copied it into their inbox
-- ``concept`` (ja): ``異常検知とは?`` → the concept page
-- ``topic`` (en): ``which paper proposes adaptive failure detection for GPU Clusters?``
-  → the source and its product
-- ``developer-en`` (en) / ``developer`` (mixed): who developed ``Minder``
-  → the product, its source, its developer (when the developer's page lists it)
-- ``concept-en`` (en): ``what is anomaly detection?`` → the concept page (the English name is only an alias)
-- ``org-concept`` (mixed): ``ByteDanceの異常検知に関する研究は?``
-  → the sources by that organisation on that concept
+(one edit, and no other name as close), legal suffix (``ByteDance Inc.``). Questions and their answer keys
+are made by `bench.questions`.
 """
 
 from __future__ import annotations
@@ -26,8 +14,9 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from bench import vocabulary as vocab
-from bench.catalog import Catalog, Entity, Source
+from bench.catalog import Catalog, Entity
 from bench.naming import normalise
+from bench.questions import question_queries
 
 LOOKUP_SHARES = (
     ("title", 0.2),
@@ -36,15 +25,6 @@ LOOKUP_SHARES = (
     ("fullwidth", 0.15),
     ("typo", 0.2),
     ("suffix", 0.1),
-)
-QUESTION_SHARES = (
-    ("ja", "claim", 0.2),
-    ("ja", "concept", 0.13),
-    ("en", "topic", 0.14),
-    ("en", "developer-en", 0.1),
-    ("en", "concept-en", 0.1),
-    ("mixed", "developer", 0.2),
-    ("mixed", "org-concept", 0.13),
 )
 
 
@@ -134,62 +114,3 @@ class TypoMaker:
             letter = rng.choice("aeioustnrl".replace(name[at].lower(), ""))
             return name[:at] + letter + name[at + 1 :]
         return name[: at - 1] + name[at] + name[at - 1] + name[at + 1 :]
-
-
-def question_queries(catalog: Catalog, rng: random.Random, total: int) -> list[dict]:
-    products = [e for e in catalog.entities if e.intro is not None and e.org is not None]
-    english_concepts = [c for c in catalog.concepts if c.english]
-    by_org_concept: dict[tuple[str, str], list[Source]] = {}
-    for source in catalog.sources:
-        for org in source.orgs:
-            for concept in source.concepts:
-                by_org_concept.setdefault((org.title, concept.title), []).append(source)
-    pairs = sorted(by_org_concept)
-
-    def claim(source: Source) -> tuple[str, list[str]]:
-        c = source.claim
-        text = rng.choice(vocab.CLAIM_QUESTIONS).format(a=c.a, b=c.b, c=c.c, q=vocab.CLAIM_VERBS[c.verb][1])
-        holders = [source.path] + [k.path for k in source.concepts if source in k.observations]
-        return text, holders
-
-    def topic(source: Source) -> tuple[str, list[str]]:
-        t = source.topic
-        text = f"which paper proposes {t.adjective.lower()} {t.noun[0]} {t.task[0]} for {t.domain[0]}?"
-        return text, [source.path] + ([source.product.path] if source.product is not None else [])
-
-    def developer(product: Entity, english: bool) -> tuple[str, list[str]]:
-        forms = (
-            ("who developed {}?", "Which organization built {}?")
-            if english
-            else ("{}を開発したのは?", "{}はどこが開発した?", "{} の開発元は?")
-        )
-        holders = [product.path, product.intro.path]
-        if product.developer_listed:
-            holders.append(product.org.path)
-        return rng.choice(forms).format(product.title), holders
-
-    def org_concept(pair: tuple[str, str]) -> tuple[str, list[str]]:
-        org, concept = pair
-        return f"{org}の{concept}に関する研究は?", [s.path for s in by_org_concept[pair]]
-
-    makers: dict[str, tuple[list, Callable[[object], tuple[str, list[str]]]]] = {
-        "claim": (catalog.sources, claim),
-        "concept": (
-            catalog.concepts,
-            lambda c: (rng.choice(("{}とは?", "{}とは何か")).format(c.title), [c.path]),
-        ),
-        "topic": (catalog.sources, topic),
-        "developer-en": (products, lambda p: developer(p, True)),
-        "concept-en": (english_concepts, lambda c: (f"what is {c.english}?", [c.path])),
-        "developer": (products, lambda p: developer(p, False)),
-        "org-concept": (pairs, org_concept),
-    }
-    queries: list[dict] = []
-    for lang, kind, share in QUESTION_SHARES:
-        pool, make = makers[kind]
-        for item in rng.sample(pool, min(len(pool), max(1, round(total * share)))):
-            text, answers = make(item)
-            queries.append(
-                {"query": text, "lang": lang, "kind": kind, "answers": list(dict.fromkeys(answers))}
-            )
-    return queries

@@ -69,6 +69,17 @@ def claim_sentence(source: Source) -> str:
     return f"{claim.a}によって{claim.b}の{claim.c}が{claim.number}%{vocab.CLAIM_VERBS[claim.verb][0]}。"
 
 
+def deployment_sentence(product: Entity) -> str:
+    """The planted deployment fact, as the product's page and its paper state it."""
+    deployment, org = product.deployment, product.org
+    if deployment is None or org is None:
+        return ""
+    return (
+        f"{product.title}は{link(org.title)}の{deployment.team}({deployment.team_en})が"
+        f"{deployment.gpus} GPU の本番クラスタで運用している。"
+    )
+
+
 def role_of(entity: Entity, rng: random.Random) -> str:
     concept = entity.concept.title if entity.concept else _first_concept(entity)
     if entity.kind == PRODUCT and entity.org is not None:
@@ -139,6 +150,8 @@ def entity_page(entity: Entity, writer: Writer, rng: random.Random) -> str:
             )
             + "\n"
         )
+    if entity.deployment is not None:
+        body.append(f"## 運用\n\n{deployment_sentence(entity)}\n")
     body.append(relations(_entity_relations(entity)))
     return head + "\n" + "\n".join(part for part in body if part)
 
@@ -230,6 +243,7 @@ def source_page(source: Source, writer: Writer, rng: random.Random) -> str:
         method = (
             f"本論文は{link(product.title)}を提案する。{product.title}は{link(product.org.title)}が開発した"
             f"{product.concept.title if product.concept else gloss}のための{product.kind_label}である。"
+            + deployment_sentence(product)
         )
     body = [
         f"# {source.title}\n",
@@ -278,7 +292,8 @@ def concept_page(concept: Concept, writer: Writer, rng: random.Random) -> str:
     )
     english = f"(英: {concept.english})" if concept.english else ""
     cite = f"(Source: {link(sources[0].stem)})" if sources else ""
-    definition = f"{concept.title}{english}は、{writer.phrase()}を扱う概念である。{writer.sentences(1)}{cite}"
+    about = f"{concept.title}{english}は、{concept.definition}を扱う概念である。"
+    definition = f"{about}{writer.sentences(1)}{cite}"
     body = [f"# {concept.title}\n", f"## 定義\n\n{definition}\n"]
     for index in range(1 + (len(sources) > 2)):
         evidence = sources[index] if index < len(sources) else None

@@ -19,8 +19,15 @@ from rich.table import Table
 
 from bench.measure import REPO
 from bench.runner import BASELINE, figure
+from bench.targets import target_pages
 
-BEGIN, END = "<!-- bench:results:begin -->", "<!-- bench:results:end -->"
+BLOCKS = {"results": "Latest results", "large": "Latest results at 100,000 pages"}
+"""The generated blocks of the docs page, by name, with the heading a new block gets."""
+
+
+def markers(block: str) -> tuple[str, str]:
+    return f"<!-- bench:{block}:begin -->", f"<!-- bench:{block}:end -->"
+
 
 # (label, dotted key, unit)
 ROWS = (
@@ -34,9 +41,21 @@ ROWS = (
     ("/entity p99", "entity_p99_ms", "ms"),
     ("question search p50", "search_p50_ms", "ms"),
     ("question search p99", "search_p99_ms", "ms"),
+    ("question reply p50", "reply_p50_ms", "ms"),
+    ("question reply p99", "reply_p99_ms", "ms"),
     ("serving memory (RSS)", "serve_rss_mb", "MB"),
     ("/entity right page first", "quality.lookup_top1", "%"),
-    ("question: answer in top 3", "quality.search_top3", "%"),
+    ("question: answer page first (hit@1)", "quality.search_top1", "%"),
+    ("question: answer page in top 3 (hit@3)", "quality.search_top3", "%"),
+    ("question: MRR of the first answer page", "quality.search_mrr", ""),
+    ("question: answer on the first screen", "quality.first_screen", "%"),
+    ("question: answer anywhere in the reply", "quality.in_reply", "%"),
+)
+QUESTION_COLUMNS = (
+    ("hit@1", "search_top1_by_kind", "%"),
+    ("hit@3", "search_top3_by_kind", "%"),
+    ("MRR", "search_mrr_by_kind", ""),
+    ("first screen", "first_screen_by_kind", "%"),
 )
 
 
@@ -86,6 +105,8 @@ def format_value(value: float | None, unit: str) -> str:
         return "–"
     if unit == "%":
         return f"{value:.1%}"
+    if unit == "":
+        return f"{value:.3f}"
     if unit == "ms":
         return f"{value:.2f} ms" if value < 10 else f"{value:.1f} ms"
     if unit == "s":
@@ -97,6 +118,10 @@ def format_ratio(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}×"
 
 
+def target_header(run: dict) -> str:
+    return f"target ({target_pages(run['pages']) // 1000}k pages)"
+
+
 def table_rows(run: dict) -> Iterator[tuple[str, str, str, str, str, str]]:
     """(metric, sakuin, FTS5, sakuin ÷ FTS5, target, status) for one run."""
     baseline = run["baseline"][BASELINE]
@@ -105,7 +130,7 @@ def table_rows(run: dict) -> Iterator[tuple[str, str, str, str, str, str]]:
         ratio = ours / theirs if ours is not None and theirs else None
         judged = run["targets"].get(key.removeprefix("quality."))
         target, status = "", ""
-        if judged is not None and key != "update_visible_max_s":
+        if judged is not None:
             target = judged["target"]
             if judged["applies"] and judged["met"] is not None:
                 status = "met" if judged["met"] else "MISSED"
@@ -125,7 +150,7 @@ def print_results(results: dict, console: Console) -> None:
             ("sakuin (whoosh)", "right"),
             ("FTS5 trigram", "right"),
             ("sakuin ÷ FTS5", "right"),
-            ("target (10k pages)", "left"),
+            (target_header(run), "left"),
             ("", "left"),
         ):
             table.add_column(column, justify=justify)
@@ -134,27 +159,54 @@ def print_results(results: dict, console: Console) -> None:
             styled = f"[green]{status}[/green]" if status == "met" else f"[bold red]{status}[/bold red]"
             table.add_row(*row[:5], styled if status else "")
         console.print(table)
-        console.print(_breakdown(run))
+        title = f"{run['pages']:,} pages"
+        console.print(_rich_table(f"{title}: /entity by kind", LOOKUP_HEADER, lookup_rows(run)))
+        console.print(_rich_table(f"{title}: questions by kind", QUESTION_HEADER, question_rows(run)))
 
 
-def _breakdown(run: dict) -> Table:
-    table = Table(title=f"{run['pages']:,} pages: quality by query kind", title_justify="left")
-    for column in ("kind", "queries", "sakuin", "FTS5"):
-        table.add_column(column, justify="left" if column == "kind" else "right")
-    for kind, count, ours, theirs in breakdown_rows(run):
-        table.add_row(kind, str(count), ours, theirs)
+LOOKUP_HEADER = ("/entity kind", "queries", "sakuin", "FTS5")
+
+
+QUESTION_HEADER = (
+    "question kind",
+    "lang",
+    "queries",
+    *(f"{name} sakuin / FTS5" for name, _, _ in QUESTION_COLUMNS),
+)
+
+
+def _rich_table(title: str, header: tuple[str, ...], rows: Iterator[tuple[str, ...]]) -> Table:
+    table = Table(title=title, title_justify="left")
+    for number, column in enumerate(header):
+        table.add_column(column, justify="left" if number == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
-def breakdown_rows(run: dict) -> Iterator[tuple[str, int, str, str]]:
+def lookup_rows(run: dict) -> Iterator[tuple[str, ...]]:
     ours, theirs = run["quality"], run["baseline"][BASELINE]["quality"]
     counts = run.get("query_counts", {})
     for kind, value in ours["lookup_top1_by_kind"].items():
         other = theirs["lookup_top1_by_kind"].get(kind)
-        yield f"/entity {kind}", counts.get(kind, 0), f"{value:.0%}", f"{other:.0%}"
-    for kind, value in ours["search_top3_by_kind"].items():
-        other = theirs["search_top3_by_kind"].get(kind)
-        yield f"question {kind}", counts.get(kind, 0), f"{value:.0%}", f"{other:.0%}"
+        yield kind, str(counts.get(kind, 0)), format_value(value, "%"), format_value(other, "%")
+
+
+def question_rows(run: dict) -> Iterator[tuple[str, ...]]:
+    ours, theirs = run["quality"], run["baseline"][BASELINE]["quality"]
+    counts, langs = run.get("query_counts", {}), run.get("query_langs", {})
+    for kind in ours["search_top3_by_kind"]:
+        cells = [
+            " / ".join(_short(figures.get(key, {}).get(kind), unit) for figures in (ours, theirs))
+            for _, key, unit in QUESTION_COLUMNS
+        ]
+        yield kind, langs.get(kind, ""), str(counts.get(kind, 0)), *cells
+
+
+def _short(value: float | None, unit: str) -> str:
+    if value is None or math.isnan(value):
+        return "–"
+    return f"{value:.0%}" if unit == "%" else f"{value:.2f}"
 
 
 def write_json(results: dict, path: Path) -> None:
@@ -162,10 +214,11 @@ def write_json(results: dict, path: Path) -> None:
     path.write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
-def markdown_block(results: dict) -> str:
+def markdown_block(results: dict, block: str = "results") -> str:
+    begin, end = markers(block)
     machine = results["machine"]
     lines = [
-        BEGIN,
+        begin,
         "",
         f"Measured {machine['measured_at']} at commit `{machine['commit']}` with `{results['command']}`.",
         "",
@@ -178,33 +231,67 @@ def markdown_block(results: dict) -> str:
             "",
             f"### {run['pages']:,} pages",
             "",
-            "| metric | sakuin (whoosh) | FTS5 trigram | sakuin ÷ FTS5 | target (10k pages) | |",
+            f"| metric | sakuin (whoosh) | FTS5 trigram | sakuin ÷ FTS5 | {target_header(run)} | |",
             "|---|---:|---:|---:|---|---|",
         ]
-        lines += ["| " + " | ".join(row) + " |" for row in table_rows(run)]
-        lines += ["", "| query kind | queries | sakuin | FTS5 |", "|---|---:|---:|---:|"]
-        lines += [
-            f"| {kind} | {count} | {ours} | {theirs} |" for kind, count, ours, theirs in breakdown_rows(run)
-        ]
+        lines += _markdown_rows(table_rows(run))
+        lines += ["", *_markdown_table(LOOKUP_HEADER, lookup_rows(run))]
+        lines += ["", *_markdown_table(QUESTION_HEADER, question_rows(run))]
+        lines += _misses(run)
         slowest = ", ".join(f"`{row['query']}` {row['ms']:.0f} ms" for row in run["slowest_searches"][:5])
         lines += ["", f"Slowest sakuin questions: {slowest}."]
+        if "size_wall_s" in run:
+            lines += [
+                "",
+                f"This size took {_minutes(run['size_wall_s'])} in all (generating the vault: "
+                f"{run['generate_s']:.0f} s; sakuin's full build {_minutes(run['build_wall_s'])} wall, "
+                f"FTS5's {_minutes(run['baseline'][BASELINE]['build_wall_s'])}).",
+            ]
         if "load_avg_1m_after" in run:
             lines += ["", f"Load average (1 min) when this size finished: {run['load_avg_1m_after']:.2f}."]
-    lines += ["", END]
+    lines += ["", end]
     return "\n".join(lines)
 
 
-def write_markdown(results: dict, path: Path) -> None:
-    """Replace the generated block of ``path`` (the prose around it is kept), or create the file."""
-    block = markdown_block(results)
+def _markdown_rows(rows: Iterator[tuple[str, ...]]) -> list[str]:
+    return ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def _markdown_table(header: tuple[str, ...], rows: Iterator[tuple[str, ...]]) -> list[str]:
+    rule = "|" + "|".join("---" if number == 0 else "---:" for number in range(len(header))) + "|"
+    return ["| " + " | ".join(header) + " |", rule, *_markdown_rows(rows)]
+
+
+def _misses(run: dict, count: int = 4) -> list[str]:
+    """A few sakuin replies whose first screen lacked the answer (the JSON keeps more)."""
+    misses = run.get("first_screen_misses", [])[:count]
+    if not misses:
+        return []
+    lines = ["", "First screens without the answer (sakuin):", ""]
+    for miss in misses:
+        keys = " + ".join("/".join(group[:2]) for group in miss["keys"])
+        screen = " ".join(miss["screen"].split())[:160].replace("|", "\\|").replace("`", "'")
+        lines.append(f"- `{miss['query']}` (key {keys}): {screen}…")
+    return lines
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
+def write_markdown(results: dict, path: Path, block: str = "results") -> None:
+    """Replace the generated block ``block`` of ``path`` (the prose and other blocks are kept), or add it."""
+    text_block = markdown_block(results, block)
+    begin, end = markers(block)
+    heading = f"## {BLOCKS[block]}\n\n"
     if path.exists():
         text = path.read_text(encoding="utf-8")
-        if BEGIN in text and END in text:
-            head, rest = text.split(BEGIN, 1)
-            tail = rest.split(END, 1)[1]
-            path.write_text(head + block + tail, encoding="utf-8")
+        if begin in text and end in text:
+            head, rest = text.split(begin, 1)
+            tail = rest.split(end, 1)[1]
+            path.write_text(head + text_block + tail, encoding="utf-8")
             return
-        path.write_text(text.rstrip("\n") + "\n\n## Latest results\n\n" + block + "\n", encoding="utf-8")
+        path.write_text(text.rstrip("\n") + "\n\n" + heading + text_block + "\n", encoding="utf-8")
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("# Benchmarks\n\n## Latest results\n\n" + block + "\n", encoding="utf-8")
+    path.write_text("# Benchmarks\n\n" + heading + text_block + "\n", encoding="utf-8")

@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from bench.answer_keys import reciprocal_rank
 from bench.generate import generate
 from bench.measure import WorkerRun, disk_mb, median, percentile, run_worker
 from bench.targets import evaluate
@@ -26,12 +27,17 @@ RATIO_KEYS = (
     "search_p99_ms",
     "serve_rss_mb",
     "quality.lookup_top1",
+    "quality.search_top1",
     "quality.search_top3",
+    "quality.search_mrr",
+    "quality.first_screen",
 )
+MISSES_KEPT = 12
 Log = Callable[[str], None]
 
 
 def measure_size(pages: int, work: Path, *, seed: int, cold_runs: int, edits: int, log: Log) -> dict:
+    size_started = time.perf_counter()
     folder = work / str(pages)
     log(f"{pages} pages: generating the vault (load average {os.getloadavg()[0]:.2f})")
     started = time.perf_counter()
@@ -58,9 +64,11 @@ def measure_size(pages: int, work: Path, *, seed: int, cold_runs: int, edits: in
     run = {"pages": pages, "seed": seed, "generate_s": generate_s, **figures["sakuin"]}
     kinds = [query["kind"] for query in queries["lookups"] + queries["questions"]]
     run["query_counts"] = {kind: kinds.count(kind) for kind in dict.fromkeys(kinds)}
+    run["query_langs"] = {query["kind"]: query["lang"] for query in queries["questions"]}
     run["baseline"] = {BASELINE: figures[BASELINE]}
     run["ratios"] = {BASELINE: ratios(figures["sakuin"], figures[BASELINE])}
     run["targets"] = evaluate(run)
+    run["size_wall_s"] = time.perf_counter() - size_started
     run["load_avg_1m_after"] = os.getloadavg()[0]
     return run
 
@@ -70,6 +78,7 @@ def summarise(
 ) -> dict:
     lookup_ms = [row["ms"] for row in serve.result["lookups"]]
     search_ms = [row["ms"] for row in serve.result["searches"]]
+    reply_ms = [row["ms"] for row in serve.result["replies"]]
     cold_s = [run.first_line_s for run in colds if run.first_line_s is not None]
     by_lang: dict[str, list[float]] = {}
     for query, row in zip(queries["questions"], serve.result["searches"], strict=True):
@@ -92,9 +101,12 @@ def summarise(
             lang: {"p50": percentile(values, 50), "p99": percentile(values, 99)}
             for lang, values in by_lang.items()
         },
+        "reply_p50_ms": percentile(reply_ms, 50),
+        "reply_p99_ms": percentile(reply_ms, 99),
         "serve_rss_mb": serve.result["rss_mb"],
         "serve_peak_mb": serve.peak_mb,
         "quality": score(queries, serve.result),
+        "first_screen_misses": first_screen_misses(queries, serve.result),
         "slowest_searches": _slowest(queries["questions"], serve.result["searches"]),
         "slowest_lookups": _slowest(queries["lookups"], serve.result["lookups"]),
     }
@@ -113,24 +125,48 @@ def summarise_update(update: WorkerRun) -> dict:
 
 
 def score(queries: dict, served: dict) -> dict:
-    """Lookup: the expected page first. Search: a page that holds the answer in the top 3 (and top 1)."""
+    """Lookup: the expected page first. Questions: a page that states the answer at rank 1 / in the top 3,
+    the reciprocal rank of the first such page (0 past the hits returned), and the answer keys on the
+    reply's first screen / anywhere in the reply."""
     lookup_rows = list(zip(queries["lookups"], served["lookups"], strict=True))
     first = [(q["kind"], row["paths"][:1] == [q["expected"]]) for q, row in lookup_rows]
     decided = [row["decided"] and row["paths"][:1] == [q["expected"]] for q, row in lookup_rows]
-    search_rows = list(zip(queries["questions"], served["searches"], strict=True))
+    questions = queries["questions"]
+    search_rows = list(zip(questions, served["searches"], strict=True))
     top3 = [(q, bool(set(row["paths"][:3]) & set(q["answers"]))) for q, row in search_rows]
-    top1 = [bool(set(row["paths"][:1]) & set(q["answers"])) for q, row in search_rows]
+    top1 = [(q, bool(set(row["paths"][:1]) & set(q["answers"]))) for q, row in search_rows]
+    ranks = [(q, reciprocal_rank(row["paths"], q["answers"])) for q, row in search_rows]
+    replies = list(zip(questions, served["replies"], strict=True))
+    screen = [(q, row["first_screen"]) for q, row in replies]
     return {
         "lookups": len(lookup_rows),
-        "lookup_top1": _rate(ok for _, ok in first),
-        "lookup_decided_right": _rate(decided),
-        "lookup_top1_by_kind": _rates(first),
+        "lookup_top1": _mean(ok for _, ok in first),
+        "lookup_decided_right": _mean(decided),
+        "lookup_top1_by_kind": _means(first),
         "questions": len(search_rows),
-        "search_top3": _rate(ok for _, ok in top3),
-        "search_top1": _rate(top1),
-        "search_top3_by_lang": _rates((q["lang"], ok) for q, ok in top3),
-        "search_top3_by_kind": _rates((q["kind"], ok) for q, ok in top3),
+        "search_top3": _mean(ok for _, ok in top3),
+        "search_top1": _mean(ok for _, ok in top1),
+        "search_mrr": _mean(rank for _, rank in ranks),
+        "first_screen": _mean(ok for _, ok in screen),
+        "in_reply": _mean(row["in_reply"] for _, row in replies),
+        "search_top3_by_lang": _means((q["lang"], ok) for q, ok in top3),
+        "search_top3_by_kind": _means((q["kind"], ok) for q, ok in top3),
+        "search_top1_by_kind": _means((q["kind"], ok) for q, ok in top1),
+        "search_mrr_by_kind": _means((q["kind"], rank) for q, rank in ranks),
+        "first_screen_by_lang": _means((q["lang"], ok) for q, ok in screen),
+        "first_screen_by_kind": _means((q["kind"], ok) for q, ok in screen),
     }
+
+
+def first_screen_misses(queries: dict, served: dict, count: int = MISSES_KEPT) -> list[dict]:
+    """The first questions of each kind whose keys were not on the first screen, with what was there."""
+    misses, per_kind = [], {}
+    for query, row in zip(queries["questions"], served["replies"], strict=True):
+        if row["first_screen"] or per_kind.get(query["kind"], 0) >= 2:
+            continue
+        per_kind[query["kind"]] = per_kind.get(query["kind"], 0) + 1
+        misses.append({"query": query["query"], "keys": query["keys"], "screen": row["screen"]})
+    return misses[:count]
 
 
 def ratios(ours: dict, baseline: dict) -> dict:
@@ -151,16 +187,16 @@ def figure(figures: dict, key: str) -> float | None:
     return value if isinstance(value, int | float) else None
 
 
-def _rate(values: Iterable[bool]) -> float:
+def _mean(values: Iterable[float]) -> float:
     values = list(values)
     return sum(values) / len(values) if values else float("nan")
 
 
-def _rates(pairs: Iterable[tuple[str, bool]]) -> dict[str, float]:
-    groups: dict[str, list[bool]] = {}
-    for group, ok in pairs:
-        groups.setdefault(group, []).append(ok)
-    return {group: _rate(values) for group, values in groups.items()}
+def _means(pairs: Iterable[tuple[str, float]]) -> dict[str, float]:
+    groups: dict[str, list[float]] = {}
+    for group, value in pairs:
+        groups.setdefault(group, []).append(value)
+    return {group: _mean(values) for group, values in groups.items()}
 
 
 def _slowest(queries: list[dict], rows: list[dict], count: int = 8) -> list[dict]:

@@ -256,6 +256,18 @@ CLAIM_VERBS = (
     ("増加した", "どれだけ増加する"),
 )
 CLAIM_QUESTIONS = ("{a}によって{b}の{c}は{q}?", "{a}を使うと{b}の{c}は{q}か", "{a}で{b}の{c}は{q}の?")
+# The same claims asked in English over the Japanese words (one verb per entry of CLAIM_VERBS).
+CLAIM_VERBS_EN = ("reduce", "shorten", "improve", "improve", "lower", "increase")
+CLAIM_QUESTIONS_EN = ("How much does {a} {verb} {b}の{c}?", "by how much does {a} {verb} the {c} of {b}?")
+
+# Planted deployments: "{product}は{org}の{team}が{gpus} GPU の本番クラスタで運用している".
+# A team is a concept modifier (通信, ストレージ, ...) and one of these kinds.
+TEAM_KINDS = _pairs(
+    """
+    基盤:Platform 運用:Operations 信頼性:Reliability SRE:SRE 性能:Performance インフラ:Infrastructure
+    観測:Observability 開発:Engineering
+    """
+)
 
 SUMMARY_PHRASES = (
     "手法の提案",

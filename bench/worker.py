@@ -21,6 +21,7 @@ from pathlib import Path  # noqa: E402
 
 import psutil  # noqa: E402
 
+from bench.answer_keys import answered, normalise  # noqa: E402
 from bench.engines import Engine, open_engine  # noqa: E402
 
 WARMUP = ("warm up", "ウォームアップ")
@@ -49,7 +50,8 @@ def task_cold(engine: Engine, queries: dict, opened_s: float) -> dict:
 
 
 def task_serve(engine: Engine, queries: dict) -> dict:
-    """Answer every lookup and question once (after a short warm-up), recording latency and results."""
+    """Answer every lookup and question once (after a short warm-up), recording latency and results; then
+    compose the reply to every question (timed apart, after the memory figure) and check its answer keys."""
     for text in WARMUP:
         engine.lookup(text)
         engine.search(text, 5)
@@ -69,11 +71,30 @@ def task_serve(engine: Engine, queries: dict) -> dict:
         started = time.perf_counter()
         paths = engine.search(query["query"], 5)
         searches.append({"ms": (time.perf_counter() - started) * 1000, "paths": paths})
+    rss_mb = psutil.Process().memory_info().rss / 2**20  # before replies: the figure is the search's
+    engine.reply(WARMUP[1])
     return {
         "lookups": lookups,
         "searches": searches,
-        "rss_mb": psutil.Process().memory_info().rss / 2**20,
+        "replies": [reply_row(engine, query) for query in queries["questions"]],
+        "rss_mb": rss_mb,
         **peak_rss_mb(),
+    }
+
+
+def reply_row(engine: Engine, query: dict) -> dict:
+    """Compose the reply to a question and check its answer keys on the first screen and anywhere in it."""
+    from bot.blocks.visible import first_screen, visible_text
+
+    started = time.perf_counter()
+    blocks = engine.reply(query["query"])
+    ms = (time.perf_counter() - started) * 1000
+    screen = first_screen(blocks)
+    return {
+        "ms": ms,
+        "first_screen": answered(query["keys"], screen, query["query"]),
+        "in_reply": answered(query["keys"], normalise(visible_text(blocks)), query["query"]),
+        "screen": screen,
     }
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import date
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -21,6 +22,9 @@ from bot.i18n import Language, _, default_language, language_for_text, ngettext,
 from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
 from index.model import Digest, IndexReport, Lookup, SearchResult, VaultSurvey
 from index.wiki import Wiki
+
+if TYPE_CHECKING:
+    from bot.doctor import Check
 
 err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 out = Console(highlight=False, soft_wrap=True, markup=False)
@@ -60,6 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("serve", help="run the bot over HTTP (PORT)")
     commands.add_parser("socket", help="run the bot in Socket Mode (SLACK_APP_TOKEN)")
 
+    doctor = commands.add_parser("doctor", help="check this installation: tokens, scopes, channels, vault …")
+    doctor.add_argument("--json", action="store_true", help="print JSON")
+
     manifest = commands.add_parser("manifest", help="print the Slack app manifest")
     manifest.add_argument("--url", default=None, help="public base URL for HTTP mode")
     return parser
@@ -94,6 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         with use_language(terminal_language(settings, args)):
             return COMMANDS[args.command](settings, args)
     except SettingsError as error:
+        if args.command == "doctor":
+            from bot.doctor import Check
+
+            return report_checks([Check("settings", False, str(error))], args.json)
         err.print(f"sakuin: {error}")
         return 2
     except KeyboardInterrupt:
@@ -389,6 +400,24 @@ def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.doctor import run_checks
+
+    return report_checks(asyncio.run(run_checks(settings)), args.json)
+
+
+def report_checks(checks: list[Check], as_json: bool) -> int:
+    """Print each check (✓/✗ with what to do, or the JSON contract); 0 when all pass, else 1."""
+    from bot.doctor import doctor_json
+
+    if as_json:
+        print_json(doctor_json(checks))
+    else:
+        for check in checks:
+            out.print(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
+    return 0 if all(check.ok for check in checks) else 1
+
+
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
     from bot.manifest import build_manifest
 
@@ -405,5 +434,6 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "digest": run_digest,
     "serve": run_serve,
     "socket": run_socket,
+    "doctor": run_doctor,
     "manifest": run_manifest,
 }

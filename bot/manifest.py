@@ -24,6 +24,9 @@ BOT_SCOPES = (
     # The digest reads its channel's history to find a post whose answer was lost (exactly once).
     "channels:history",
     "groups:history",
+    # `sakuin doctor` checks each digest channel exists and has the bot (conversations.info).
+    "channels:read",
+    "groups:read",
 )
 
 

@@ -13,10 +13,15 @@ from typing import Annotated, Literal
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from config.credentials import CredentialUrl
+
 BUNDLED_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
+GIT_VAULT = Path(".sakuin/vault")
+"""Where the vault is cloned when WIKI_GIT_URL is set and WIKI_DIR is not."""
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -40,7 +45,10 @@ class Settings(BaseSettings):
 
     wiki_dir: Path = BUNDLED_VAULT
     index_dir: Path = Path(".sakuin/index")
-    state_db: Path = Path(".sakuin/state.sqlite3")
+    state_db: Path | CredentialUrl = Field(
+        default=Path(".sakuin/state.sqlite3"),
+        description="a SQLite file path, or a postgresql://user:password@host:port/db URL",
+    )
     wiki_base_url: str | None = None
 
     digest_channel: CommaList = ()
@@ -50,6 +58,7 @@ class Settings(BaseSettings):
     digest_include_unpublished: bool = False
 
     port: int = Field(default=3000, ge=1, le=65535)
+    host: str = Field(default="0.0.0.0", description="the address `serve` listens on")
     entity_command: str = "/entity"
     wiki_command: str = "/wiki"
     reply_in_thread: bool = True
@@ -66,10 +75,35 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_timeout: float = Field(default=20.0, gt=0)
 
-    wiki_git_url: str | None = None
+    wiki_git_url: CredentialUrl | None = None
     wiki_git_branch: str | None = None
     wiki_git_interval: float = Field(default=300.0, gt=0)
     wiki_git_webhook_secret: SecretStr | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _git_vault_dir(cls, data: object) -> object:
+        """A vault cloned from git goes to its own folder, never over the bundled example vault."""
+        if isinstance(data, dict) and str(data.get("wiki_git_url") or "").strip() and "wiki_dir" not in data:
+            return {**data, "wiki_dir": GIT_VAULT}
+        return data
+
+    @field_validator("state_db", mode="before")
+    @classmethod
+    def _state_location(cls, value: object) -> object:
+        """A ``postgresql://`` URL stays a URL; anything else without a scheme is a file path."""
+        if isinstance(value, str):
+            text = value.strip()
+            scheme, separator, rest = text.partition("://")
+            if not separator:
+                return Path(text)
+            if scheme.lower() not in POSTGRES_SCHEMES or not rest:
+                raise ValueError(
+                    f"expected a file path or a postgresql://user:password@host:port/db URL, got a"
+                    f" {scheme}:// URL"
+                )
+            return CredentialUrl(text)
+        return value
 
     @field_validator("digest_channel", "allowed_channels", mode="before")
     @classmethod

@@ -145,7 +145,7 @@ class SqliteDigestRuns(SqliteFile):
                 "SELECT * FROM digest_runs WHERE day >= ? AND status != ? ORDER BY day, channel",
                 (since_day, RunStatus.DONE),
             ).fetchall()
-        return [_run(row) for row in rows]
+        return [run_from_row(row) for row in rows]
 
     def claim_run(
         self, day: str, channel: str, owner: str, lease_s: float, *, ignore_backoff: bool = False
@@ -161,7 +161,7 @@ class SqliteDigestRuns(SqliteFile):
                 )
             elif (
                 run.done
-                or _held_by_other(run, owner, now)
+                or held_by_other(run, owner, now)
                 or (not ignore_backoff and run.next_attempt_at > now)
             ):
                 return None
@@ -242,13 +242,14 @@ class SqliteDigestRuns(SqliteFile):
             )
 
 
-def _held_by_other(run: DigestRun, owner: str, now: float) -> bool:
+def held_by_other(run: DigestRun, owner: str, now: float) -> bool:
+    """Another owner's lease has not expired (the rule every implementation claims by)."""
     return run.owner not in (None, owner) and run.lease_until > now
 
 
 def _select_run(db: sqlite3.Connection, day: str, channel: str) -> DigestRun | None:
     row = db.execute("SELECT * FROM digest_runs WHERE day = ? AND channel = ?", (day, channel)).fetchone()
-    return _run(row) if row else None
+    return run_from_row(row) if row else None
 
 
 def _owned_run(db: sqlite3.Connection, day: str, channel: str, owner: str) -> DigestRun:
@@ -267,7 +268,8 @@ def _update(db: sqlite3.Connection, day: str, channel: str, **values: object) ->
     )
 
 
-def _run(row: tuple) -> DigestRun:
+def run_from_row(row: tuple) -> DigestRun:
+    """A run from its row, columns in the order of `SCHEMA` (PostgreSQL's table has them too)."""
     day, channel, status, owner, lease_until, attempts, next_attempt_at, started_at, plan, posted = row[:10]
     inflight, error = row[10:12]
     return DigestRun(

@@ -1,7 +1,7 @@
 """`StateStore`: the interface the bot keeps its shared state behind, its SQLite implementation,
 and `AsyncStateStore`, the way coroutines use it.
 
-An implementation (SQLite here; PostgreSQL for replicas on separate disks) provides every
+An implementation (an SQLite file; PostgreSQL for replicas on separate disks) provides every
 method of `EventClaims` (``claim_event``) and `DigestRuns` (``run``, ``unfinished_runs``,
 ``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
 ``fail_run``) with the guarantees their docstrings state, plus ``close`` and use as a context
@@ -26,6 +26,13 @@ from typing import Protocol, Self
 from bot.state import digest_runs, events
 from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
 from bot.state.events import EventClaims, SqliteEventClaims
+from bot.state.postgres import (
+    DIGEST_RUNS_SCHEMA,
+    EVENTS_SCHEMA,
+    OUTAGE_S,
+    PostgresDigestRuns,
+    PostgresEventClaims,
+)
 
 
 class StateStore(EventClaims, DigestRuns, Protocol):
@@ -49,9 +56,31 @@ class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns):
         self.close()
 
 
-def open_state_store(location: Path, *, clock: Callable[[], float] = time.time) -> StateStore:
-    """The store at ``location`` (``STATE_DB``); ``clock`` stands in for the time (tests)."""
-    return SqliteStateStore(location, clock=clock)
+POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA,)
+"""Schema version n is ``POSTGRES_MIGRATIONS[n - 1]`` applied to version n - 1: append, never edit."""
+
+
+class PostgresStateStore(PostgresEventClaims, PostgresDigestRuns):
+    """The state in a PostgreSQL database (``STATE_DB=postgresql://…``), shared by replicas anywhere."""
+
+    def __init__(
+        self, url: str, *, clock: Callable[[], float] = time.time, outage_s: float = OUTAGE_S
+    ) -> None:
+        super().__init__(url, POSTGRES_MIGRATIONS, clock=clock, outage_s=outage_s)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_state_store(location: Path | str, *, clock: Callable[[], float] = time.time) -> StateStore:
+    """The store at ``location`` (``STATE_DB``): a ``postgresql://`` URL or a SQLite file path;
+    ``clock`` stands in for the time (tests)."""
+    if isinstance(location, Path):
+        return SqliteStateStore(location, clock=clock)
+    return PostgresStateStore(location, clock=clock)
 
 
 class AsyncStateStore:

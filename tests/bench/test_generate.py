@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from bench.answer_keys import key_found, normalise
 from bench.generate import generate, plan_vault
 from bench.queries import full_width
 
@@ -156,3 +157,54 @@ def test_planted_claims_are_on_the_pages_named_as_answers(vault: tuple[Path, dic
 def test_full_width(text: str, expected: str) -> None:
     assert full_width(text) == expected
     assert unicodedata.normalize("NFKC", expected) == text
+
+
+def test_every_question_has_answer_keys_its_answer_pages_state(vault: tuple[Path, dict]) -> None:
+    """Each key group is stated by at least one page named as holding the answer (NFKC, casefold)."""
+    out, queries = vault
+    root = out / "vault"
+    kinds = set()
+    for query in queries["questions"]:
+        kinds.add(query["kind"])
+        assert query["keys"] and all(query["keys"]), query
+        texts = [normalise((root / path).read_text(encoding="utf-8")) for path in query["answers"]]
+        for group in query["keys"]:
+            assert any(key_found(key, text) for key in group for text in texts), (query["query"], group)
+    assert {"gpu", "gpu-en", "team", "team-en", "difference", "difference-en", "papers", "claim-en"} <= kinds
+
+
+def test_answer_keys_come_from_the_plan(tmp_path: Path) -> None:
+    """Same seed, same questions and keys; the planted facts are the keys of their questions."""
+    first = generate(PAGES, tmp_path / "a", seed=11)["questions"]
+    again = generate(PAGES, tmp_path / "b", seed=11)["questions"]
+    assert first == again
+    catalog, _ = plan_vault(PAGES, seed=11)
+    products = {entity.title: entity for entity in catalog.entities if entity.deployment is not None}
+    concepts = {concept.title: concept for concept in catalog.concepts}
+    checked = 0
+    for query in first:
+        if query["kind"] == "gpu":
+            product = next(name for name in products if query["query"].startswith(name))
+            assert query["keys"] == [[str(products[product].deployment.gpus)]]
+            checked += 1
+        if query["kind"] == "difference":
+            names = [name for name in concepts if query["query"].startswith(name + "と")]
+            assert [concepts[names[0]].definition] in query["keys"]
+            checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize(
+    ("kind", "pattern"),
+    [("gpu", r"\d+ GPU の本番クラスタで運用している"), ("team", r"の\S+チーム\([A-Za-z ]+\)が")],
+)
+def test_deployments_are_stated_in_the_product_page_and_its_paper(
+    vault: tuple[Path, dict], kind: str, pattern: str
+) -> None:
+    out, queries = vault
+    asked = [query for query in queries["questions"] if query["kind"] == kind]
+    assert asked
+    for query in asked:
+        product_page, paper = query["answers"]
+        for path in (product_page, paper):
+            assert re.search(pattern, (out / "vault" / path).read_text(encoding="utf-8")), path

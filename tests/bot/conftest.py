@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import os
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,7 @@ import aiohttp
 import pytest
 
 from bot.app import create_app
+from bot.git_sync import GitSync
 from bot.server import EVENTS_PATH, create_web_app, start_http
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, StateStore, open_state_store
@@ -18,6 +20,7 @@ from config.settings import Settings
 from index.wiki import Wiki
 from tests.bot.fake_slack import FakeSlack, SlackSender
 from tests.conftest import EXAMPLE_VAULT, make_settings
+from tests.postgres import Cluster, server_binaries
 
 BASE_URL = "https://wiki.example.com/"
 
@@ -80,13 +83,14 @@ def bot_settings(tmp_path: Path, slack: FakeSlack, **overrides: object) -> Setti
 
 @asynccontextmanager
 async def running_bot(
-    tmp_path: Path, slack: FakeSlack, wiki: Wiki, **overrides: object
+    tmp_path: Path, slack: FakeSlack, wiki: Wiki, *, sync: GitSync | None = None, **overrides: object
 ) -> AsyncIterator[RunningBot]:
-    """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port."""
+    """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port; ``sync``
+    is the vault's git checkout, for ``/healthz`` and the push webhook."""
     settings = bot_settings(tmp_path, slack, **overrides)
     with open_state_store(settings.state_db) as store:
         app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings))
-        runner = await start_http(create_web_app(settings, wiki, app), 0, "127.0.0.1")
+        runner = await start_http(create_web_app(settings, wiki, app, sync), 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:
             async with SlackSender(base_url + EVENTS_PATH, SIGNING_SECRET) as sender:
@@ -99,3 +103,26 @@ async def running_bot(
 async def bot(tmp_path: Path, fake_slack: FakeSlack, linked_wiki: Wiki) -> AsyncIterator[RunningBot]:
     async with running_bot(tmp_path, fake_slack, linked_wiki, wiki_base_url=BASE_URL) as running:
         yield running
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """One throwaway PostgreSQL server for the whole session. Without the server binaries the
+    tests that need it are skipped on a developer's machine and fail on CI (``CI=true``)."""
+    binaries = server_binaries()
+    if binaries is None:
+        message = "PostgreSQL server binaries (initdb, pg_ctl) not found"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = Cluster(binaries).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: Cluster) -> str:
+    """A fresh, empty database of the session's server."""
+    return postgres.database()

@@ -20,7 +20,8 @@ script applies to the next ``times`` requests; afterwards the standing ``reply``
 - ``cut()``: half of the answer streamed, then the connection is dropped;
 - ``malformed()``: a stream whose first event is not JSON.
 
-With ``key`` set, a request without ``Authorization: Bearer <key>`` gets 401, as a refused key does.
+``GET /v1/models`` lists ``models`` (default: ``MODEL``). With ``key`` set, a request without
+``Authorization: Bearer <key>`` gets 401, as a refused key does.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class FakeOpenAI:
     key: str | None = None
     host: str = "127.0.0.1"
     requests: list[ChatRequest] = field(default_factory=list)
+    models: tuple[str, ...] = (MODEL,)
 
     def __post_init__(self) -> None:
         self._scripts: list[_Script] = []
@@ -89,6 +91,7 @@ class FakeOpenAI:
     async def __aenter__(self) -> FakeOpenAI:
         app = web.Application()
         app.router.add_post("/v1/chat/completions", self._completions)
+        app.router.add_get("/v1/models", self._models)
         self._runner = web.AppRunner(app, handle_signals=False)
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, 0).start()
@@ -131,6 +134,17 @@ class FakeOpenAI:
         return self.requests
 
     # -- the endpoint ---------------------------------------------------------------------
+
+    async def _models(self, request: web.Request) -> web.Response:
+        """``GET /v1/models`` (``sakuin doctor``): the models in ``self.models``, for the key."""
+        if self.key is not None and request.headers.get("Authorization") != f"Bearer {self.key}":
+            return _error(401, "invalid_api_key", "Incorrect API key provided")
+        return web.json_response(
+            {
+                "object": "list",
+                "data": [{"id": name, "object": "model", "owned_by": "fake"} for name in self.models],
+            }
+        )
 
     async def _completions(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()

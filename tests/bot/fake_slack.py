@@ -25,6 +25,10 @@ What it does:
   ``slack.lose_answer()`` stores the post and then drops the connection, ``slack.hold_post(n)``
   stores the n-th post and answers it only once ``slack.release`` is set (so a test can kill the
   poster between Slack's post and its record), ``slack.drop_post(n)`` drops the n-th post unstored;
+- for ``sakuin doctor``: ``slack.granted_scopes`` (when not None) is sent as the ``x-oauth-scopes``
+  header of ``auth.test``, as Slack does; ``conversations.info`` describes the channels in
+  ``slack.channel_info`` (id → fields such as ``name``, ``is_member``) and answers
+  ``channel_not_found`` for any other;
 - serves response URLs: ``slack.response_url("name")`` is a URL whose posts are recorded in
   ``slack.responses`` (`ResponsePost`: name, body); ``fail``/``drop`` with ``"response:<name>"``
   make its next posts fail the same ways;
@@ -98,6 +102,8 @@ class FakeSlack:
     responses: list[ResponsePost] = field(default_factory=list)
     socket_acks: list[dict[str, Any]] = field(default_factory=list)
     socket_connections: int = 0
+    granted_scopes: tuple[str, ...] | None = None
+    channel_info: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._faults: dict[str, list[_Fault]] = {}
@@ -121,7 +127,7 @@ class FakeSlack:
     # -- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> FakeSlack:
-        app = web.Application()
+        app = web.Application(middlewares=[self._scopes_header])
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/response/{name}", self._response)
         app.router.add_get("/link", self._socket)
@@ -310,6 +316,8 @@ class FakeSlack:
     def _answer(self, method: str, args: dict[str, Any], token: str | None) -> dict[str, Any]:
         if method in self._answers:
             return self._answers[method]
+        if method == "conversations.info":
+            return self._conversation_info(args)
         if method == "auth.test":
             if not token or not token.startswith("xoxb-"):
                 return {"ok": False, "error": "invalid_auth"}
@@ -373,6 +381,19 @@ class FakeSlack:
             "has_more": more,
             "response_metadata": {"next_cursor": str(start + limit) if more else ""},
         }
+
+    @web.middleware
+    async def _scopes_header(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response = await handler(request)
+        if request.match_info.get("method") == "auth.test" and self.granted_scopes is not None:
+            response.headers["x-oauth-scopes"] = ",".join(self.granted_scopes)
+        return response
+
+    def _conversation_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        channel = args.get("channel")
+        if channel not in self.channel_info:
+            return {"ok": False, "error": "channel_not_found"}
+        return {"ok": True, "channel": {"id": channel, "is_channel": True, **self.channel_info[channel]}}
 
     async def _response(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]

@@ -1,0 +1,298 @@
+"""The state store's contract (bot/state/store.py), run against both implementations: the SQLite
+file and PostgreSQL.
+
+Every test opens stores through ``open_store`` (the same location each time, as several
+processes of one deployment do) and must pass unchanged on both backends.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.state.digest_runs import LeaseLost
+from bot.state.store import open_state_store
+from tests.conftest import REPO
+
+DAY, CHANNEL = "2026-10-14", "C0DIGEST"
+
+
+class Clock:
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+OpenStore = Callable[..., object]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """This test's STATE_DB: a fresh SQLite file, or a fresh database of the session's server."""
+    return (
+        tmp_path / "state.sqlite3" if request.param == "sqlite" else request.getfixturevalue("postgres_url")
+    )
+
+
+@pytest.fixture
+def open_store(location: Path | str) -> Iterator[OpenStore]:
+    """Opens a store on this test's location (as each process of a deployment does); closes them after."""
+    opened: list = []
+
+    def open_one(clock: Callable[[], float] | None = None):
+        store = open_state_store(location, clock=clock) if clock else open_state_store(location)
+        opened.append(store)
+        return store
+
+    yield open_one
+    for store in opened:
+        store.close()
+
+
+# -- events -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("advance_s", "ttl_s", "second_claim"),
+    [(0, 3600, False), (599, 600, False), (600, 600, True), (3599, 3600, False), (3601, 3600, True)],
+)
+def test_claim_event_within_and_after_ttl(open_store, advance_s: float, ttl_s: float, second_claim: bool):
+    clock = Clock()
+    store = open_store(clock)
+    assert store.claim_event("Ev1", ttl_s=ttl_s) is True
+    clock.now += advance_s
+    assert store.claim_event("Ev1", ttl_s=ttl_s) is second_claim
+    assert store.claim_event("Ev2", ttl_s=ttl_s) is True
+
+
+def test_claim_event_refuses_short_ttl(open_store) -> None:
+    with pytest.raises(ValueError, match="at least 600"):
+        open_store().claim_event("Ev1", ttl_s=60)
+
+
+def test_a_claim_is_seen_by_another_store_and_survives_reopening(open_store) -> None:
+    first = open_store()
+    assert first.claim_event("Ev1")
+    first.close()
+    assert not open_store().claim_event("Ev1")
+    assert not open_store().claim_event("Ev1")
+
+
+def test_one_winner_among_threads_with_their_own_stores(open_store) -> None:
+    stores = [open_store() for _ in range(6)]
+    results: list[bool] = []
+    barrier = threading.Barrier(len(stores))
+
+    def claim(store) -> None:
+        barrier.wait()
+        for number in range(20):
+            results.append((number, store.claim_event(f"EvRace{number}")))
+
+    threads = [threading.Thread(target=claim, args=(store,)) for store in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = sorted(number for number, won in results if won)
+    assert winners == list(range(20))
+
+
+def in_processes(location: Path | str, code: str, *args: str) -> list[int]:
+    """Run ``code`` (with ``store`` open on ``location``) in 3 processes at once; their printed numbers."""
+    script = (
+        "import sys; from pathlib import Path; from bot.state.store import open_state_store; "
+        "where = sys.argv[1]; store = open_state_store(where if '://' in where else Path(where)); " + code
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(location), *args, str(number)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+        )
+        for number in range(3)
+    ]
+    wins = [int(proc.communicate(timeout=60)[0]) for proc in procs]
+    assert all(proc.returncode == 0 for proc in procs)
+    return wins
+
+
+def test_one_winner_among_processes(location: Path | str) -> None:
+    assert sum(in_processes(location, "print(sum(store.claim_event(f'Ev{i}') for i in range(200)))")) == 200
+
+
+# -- digest runs --------------------------------------------------------------------------------
+
+
+def test_first_claim_creates_a_running_run(open_store) -> None:
+    clock = Clock()
+    run = open_store(clock).claim_run(DAY, CHANNEL, "a", 120)
+    assert run is not None
+    assert (run.status, run.owner, run.attempts, run.plan, run.posted, run.inflight) == (
+        "running",
+        "a",
+        1,
+        None,
+        {},
+        None,
+    )
+    assert (run.lease_until, run.started_at) == (clock.now + 120, clock.now)
+
+
+@pytest.mark.parametrize(("advance_s", "other_gets_it"), [(0, False), (119, False), (120, True), (500, True)])
+def test_lease_keeps_others_out_until_it_expires(open_store, advance_s: float, other_gets_it: bool) -> None:
+    clock = Clock()
+    one, two = open_store(clock), open_store(clock)
+    assert one.claim_run(DAY, CHANNEL, "a", 120)
+    clock.now += advance_s
+    assert (two.claim_run(DAY, CHANNEL, "b", 120) is not None) is other_gets_it
+
+
+def test_one_owner_among_threads_claiming_the_same_runs(open_store) -> None:
+    stores = [open_store() for _ in range(4)]
+    wins: dict[str, list[str]] = {}
+    barrier = threading.Barrier(len(stores))
+
+    def claim(index: int) -> None:
+        barrier.wait()
+        for day in range(1, 15):
+            run = stores[index].claim_run(f"2026-10-{day:02d}", CHANNEL, f"owner{index}", 600)
+            if run is not None:
+                wins.setdefault(run.day, []).append(run.owner)
+
+    threads = [threading.Thread(target=claim, args=(index,)) for index in range(len(stores))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(wins) == 14 and all(len(owners) == 1 for owners in wins.values())
+
+
+def test_takeover_keeps_plan_posted_parts_and_inflight_mark(open_store) -> None:
+    clock = Clock()
+    store, other = open_store(clock), open_store(clock)
+    store.claim_run(DAY, CHANNEL, "a", 120)
+    store.set_plan(DAY, CHANNEL, "a", [{"text": "one"}, {"text": "two"}, {"text": "three"}])
+    store.begin_part(DAY, CHANNEL, "a", 0, 120)
+    store.record_part(DAY, CHANNEL, 0, "111.1")
+    store.begin_part(DAY, CHANNEL, "a", 1, 120)
+    clock.now += 121
+    run = other.claim_run(DAY, CHANNEL, "b", 120)
+    assert run is not None
+    assert run.owner == "b" and run.attempts == 2
+    assert run.plan == ({"text": "one"}, {"text": "two"}, {"text": "three"})
+    assert run.posted == {0: "111.1"} and run.inflight == 1
+    assert other.set_plan(DAY, CHANNEL, "b", [{"text": "other"}]) == run.plan
+    with pytest.raises(LeaseLost):
+        store.begin_part(DAY, CHANNEL, "a", 1, 120)
+    with pytest.raises(LeaseLost):
+        store.renew_lease(DAY, CHANNEL, "a", 120)
+    with pytest.raises(LeaseLost):
+        store.finish_run(DAY, CHANNEL, "a")
+
+
+def test_a_plan_keeps_its_messages_exactly(open_store) -> None:
+    store = open_store()
+    plan = [
+        {
+            "text": "新着 1 件",
+            "blocks": [{"type": "section", "text": {"type": "mrkdwn", "text": "*a* <x|y>"}}],
+        }
+    ]
+    store.claim_run(DAY, CHANNEL, "a", 120)
+    assert store.set_plan(DAY, CHANNEL, "a", plan) == tuple(plan)
+    assert open_store().run(DAY, CHANNEL).plan == tuple(plan)
+
+
+def test_done_run_is_never_claimed_again(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.claim_run(DAY, CHANNEL, "a", 120)
+    store.set_plan(DAY, CHANNEL, "a", [{"text": "one"}])
+    store.begin_part(DAY, CHANNEL, "a", 0, 120)
+    store.record_part(DAY, CHANNEL, 0, "111.1")
+    store.finish_run(DAY, CHANNEL, "a")
+    clock.now += 10 * 86400
+    assert store.claim_run(DAY, CHANNEL, "a", 120) is None
+    assert store.claim_run(DAY, CHANNEL, "b", 120, ignore_backoff=True) is None
+    run = store.run(DAY, CHANNEL)
+    assert run is not None and run.done and run.posted == {0: "111.1"} and run.inflight is None
+    assert store.unfinished_runs("2026-01-01") == []
+
+
+@pytest.mark.parametrize(
+    ("advance_s", "ignore_backoff", "claimed"),
+    [(0, False, False), (59, False, False), (60, False, True), (0, True, True)],
+)
+def test_failed_run_backs_off(open_store, advance_s: float, ignore_backoff: bool, claimed: bool) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.claim_run(DAY, CHANNEL, "a", 120)
+    store.begin_part(DAY, CHANNEL, "a", 0, 120)
+    store.fail_run(DAY, CHANNEL, "a", "Slack 500 fatal_error", 60)
+    run = store.run(DAY, CHANNEL)
+    assert run is not None
+    assert (run.status, run.owner, run.error, run.inflight) == ("failed", None, "Slack 500 fatal_error", 0)
+    assert [r.day for r in store.unfinished_runs("2026-10-01")] == [DAY]
+    assert store.unfinished_runs("2026-10-15") == []
+    clock.now += advance_s
+    assert (store.claim_run(DAY, CHANNEL, "b", 120, ignore_backoff=ignore_backoff) is not None) is claimed
+
+
+def test_fail_run_of_someone_else_changes_nothing(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.claim_run(DAY, CHANNEL, "a", 120)
+    clock.now += 200
+    store.claim_run(DAY, CHANNEL, "b", 120)
+    store.fail_run(DAY, CHANNEL, "a", "late failure", 60)
+    run = store.run(DAY, CHANNEL)
+    assert run is not None and run.owner == "b" and run.status == "running" and run.error is None
+
+
+def test_record_part_keeps_the_first_ts(open_store) -> None:
+    store = open_store()
+    store.claim_run(DAY, CHANNEL, "a", 120)
+    store.begin_part(DAY, CHANNEL, "a", 0, 120)
+    store.record_part(DAY, CHANNEL, 0, "111.1")
+    store.record_part(DAY, CHANNEL, 0, "222.2")
+    run = store.run(DAY, CHANNEL)
+    assert run is not None and run.posted == {0: "111.1"} and run.inflight is None
+    with pytest.raises(KeyError):
+        store.record_part("2026-01-01", CHANNEL, 0, "333.3")
+
+
+def test_renew_lease_extends_it(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.claim_run(DAY, CHANNEL, "a", 120)
+    clock.now += 100
+    store.renew_lease(DAY, CHANNEL, "a", 120)
+    clock.now += 100
+    assert store.claim_run(DAY, CHANNEL, "b", 120) is None
+
+
+def test_runs_are_kept_per_day_and_channel(open_store) -> None:
+    store = open_store()
+    assert store.run(DAY, CHANNEL) is None
+    for day, channel in [(DAY, "C1"), (DAY, "C2"), ("2026-10-15", "C1")]:
+        assert store.claim_run(day, channel, "a", 120) is not None
+    store.finish_run(DAY, "C2", "a")
+    assert [(run.day, run.channel) for run in store.unfinished_runs(DAY)] == [
+        (DAY, "C1"),
+        ("2026-10-15", "C1"),
+    ]
+
+
+def test_one_process_claims_a_run(location: Path | str) -> None:
+    code = (
+        "print(sum(store.claim_run(f'2026-10-{d:02d}', 'C1', 'owner' + sys.argv[-1], 600) is not None"
+        " for d in range(1, 29)))"
+    )
+    assert sum(in_processes(location, code)) == 28
