@@ -68,7 +68,7 @@ def card_blocks(card: Card, *, share: str | None = None, max_blocks: int = MAX_B
         header(card.title),
         context(card_facts(card)),
         section(
-            escape_clipped(card.summary, SUMMARY_LIMIT) if card.summary.strip() else f"_{_(NO_SUMMARY)}_"
+            escape_clipped(card.summary, SUMMARY_LIMIT) if card.summary.strip() else "_" + _(NO_SUMMARY) + "_"
         ),
     ]
     body += [refs_section(group.label, group.refs) for group in card.groups if group.refs]

@@ -288,3 +288,18 @@ def test_no_ui_text_bypasses_the_catalog():
         for line in untranslated(path)
     ]
     assert not found, "UI text outside _() / ngettext():\n" + "\n".join(found)
+
+
+def test_no_translation_call_hides_inside_an_f_string():
+    """Babel's extractor does not look inside f-strings: a ``_()`` there would never be translated."""
+    found = []
+    for directory in CODE_DIRS:
+        for path in sorted((REPO / directory).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.JoinedStr):
+                    found += [
+                        f"{path.relative_to(REPO)}:{inner.lineno}"
+                        for inner in ast.walk(node)
+                        if isinstance(inner, ast.Call) and call_name(inner) in ("_", "ngettext")
+                    ]
+    assert not found, f"_() inside an f-string: {found}"

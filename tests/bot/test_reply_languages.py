@@ -16,6 +16,7 @@ from bot.blocks.digest import SOURCES_PER_MESSAGE
 from bot.blocks.visible import visible_text
 from bot.cli import main
 from bot.digest.posting import post_digest
+from bot.doctor import check_settings
 from bot.i18n import use_language
 from bot.questions import final_reply
 from bot.replies import Reply, card_reply, replies_for_text, reply_for_text, shared_reply
@@ -233,3 +234,19 @@ async def test_the_posted_digest_speaks_the_channels_language(tmp_path, setting,
     assert outcome.settled and len(messages) == 3
     for message in messages:
         check(Reply(message["text"], tuple(message["blocks"])), language, label)
+
+
+@pytest.mark.parametrize(
+    ("language", "detail"),
+    [
+        ("ja", "どちらもないとボットは何も受け取れません"),
+        ("en", "with neither the bot cannot receive anything"),
+    ],
+)
+def test_doctor_says_what_to_do_in_both_languages(tmp_path, language, detail):
+    settings = make_settings(tmp_path, slack_signing_secret=None, slack_app_token=None)
+    with use_language(language):
+        check_result = check_settings(settings)
+    assert check_result.name == "settings" and not check_result.ok  # names are identifiers
+    assert detail in check_result.detail
+    assert_in_language(check_result.detail, language)
