@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from index.model import SearchResult
+from index.model import Answer
 
 MAX_PASSAGE_CHARS = 1500
 """A passage is cut to this many characters before it is sent (the prompt stays small and fast)."""
@@ -69,12 +69,12 @@ class Grounding:
         return tuple(dict.fromkeys(n for sentence in self.sentences for n in sentence.citations))
 
 
-def passages_from(result: SearchResult) -> tuple[NumberedPassage, ...]:
+def passages_from(answer: Answer) -> tuple[NumberedPassage, ...]:
     """The passages a question's answer is written from, numbered in rank order from 1."""
-    hits = [hit for hit in result.hits if hit.snippet.strip()]
+    passages = [passage for passage in answer.passages if passage.text.strip()]
     return tuple(
-        NumberedPassage(number, hit.path, hit.title, hit.section, _clipped(hit.snippet), hit.url)
-        for number, hit in enumerate(hits, start=1)
+        NumberedPassage(number, p.path, p.title, p.section, _clipped(p.text), p.url)
+        for number, p in enumerate(passages, start=1)
     )
 
 

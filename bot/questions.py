@@ -71,9 +71,9 @@ async def rewrite_in_place(
     the message is left as ``posted`` (or put back to it, if a draft had replaced it).
     """
     passages = passages_of(posted)
-    if not passages or not model_configured(settings) or posted.result is None:
+    if not passages or not model_configured(settings) or posted.answer is None:
         return
-    question = posted.result.query
+    question = posted.answer.question
     with use_language(language_for_question(question, settings.ui_language)):
         message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "")
         written = await write_answer(settings, question, passages, on_draft=message.draft)
@@ -83,9 +83,9 @@ async def rewrite_in_place(
 async def final_reply(reply: Reply, settings: Settings) -> Reply:
     """What the message ends as (``sakuin ask``): the model's answer, or ``reply`` when there is none."""
     passages = passages_of(reply)
-    if not passages or not model_configured(settings) or reply.result is None:
+    if not passages or not model_configured(settings) or reply.answer is None:
         return reply
-    question = reply.result.query
+    question = reply.answer.question
     with use_language(language_for_question(question, settings.ui_language)):
         written = await write_answer(settings, question, passages)
         return reply if written is None else written_reply(written)
@@ -93,7 +93,7 @@ async def final_reply(reply: Reply, settings: Settings) -> Reply:
 
 def passages_of(reply: Reply) -> tuple[NumberedPassage, ...]:
     """The passages a model may write the reply's answer from: none for cards, help or notices."""
-    return passages_from(reply.result) if reply.result is not None else ()
+    return passages_from(reply.answer) if reply.answer is not None else ()
 
 
 def written_reply(written: WrittenAnswer) -> Reply:

@@ -32,18 +32,17 @@ from bot.digest.days import day_digest, yesterday
 from bot.i18n import _, language_for_command, language_for_question, use_language
 from bot.mrkdwn import escape_clipped, unescape
 from config.settings import Settings
-from index.model import Card, SearchResult
+from index.model import Card
+from index.question import MAX_QUERY_CHARS
 from index.wiki import IndexNotReady, Wiki
 
 MAX_NAME_CHARS = 200
-MAX_QUERY_CHARS = 1000
 MAX_PREVIEW_MESSAGES = 5
 """A response_url takes about five posts; a longer digest preview ends with a pointer to the CLI."""
 SEARCH_LIMIT = 5
 LOOKUP_LIMIT = 8
 DIGEST_WORD = "digest"
 HELP_WORDS = frozenset({"", "help", "-h", "--help", "?", "？", "ヘルプ", "使い方"})
-SUBJECT_TYPES = frozenset({"entity", "concept"})
 
 
 def replies_for_text(
@@ -120,24 +119,22 @@ def wiki_reply(query: str, wiki: Wiki, settings: Settings, *, private: bool = Tr
     return Reply(search_text(result), tuple(search_blocks(result, share=share)))
 
 
-def question_reply(question: str, wiki: Wiki, settings: Settings) -> Reply:
-    """A mention or a DM: the best passages with their pages, after the card of the question's one subject."""
+def question_reply(question: str, wiki: Wiki, settings: Settings, *, subject: str | None = None) -> Reply:
+    """A mention or a DM: the answer first, then supporting passages, then the question's subject.
+
+    ``subject`` is the page a thread's follow-up is about, used when the question names no page.
+    """
     question = " ".join(question.split())
     if question.lower() in HELP_WORDS:
         return help_reply(wiki, settings)
     if len(question) > MAX_QUERY_CHARS:
         return too_long_reply(question)
-    result = wiki.search(question, limit=SEARCH_LIMIT)
-    subject = main_subject(result)
-    card = wiki.card(subject) if subject is not None else None
-    return Reply(answer_text(result, card), tuple(answer_blocks(result, card)), result)
-
-
-def main_subject(result: SearchResult) -> str | None:
-    """The path of the one entity or concept a question names, if it names exactly one."""
-    subjects = [candidate.path for candidate in result.entities if candidate.type in SUBJECT_TYPES]
-    unique = list(dict.fromkeys(subjects))
-    return unique[0] if len(unique) == 1 else None
+    try:
+        answer = wiki.answer(question, subject=subject)
+        card = wiki.card(answer.subject) if answer.subject is not None else None
+    except IndexNotReady:
+        return not_ready_reply()
+    return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer)
 
 
 def card_reply(path: str, wiki: Wiki, *, private: bool = True) -> Reply:

@@ -15,6 +15,7 @@ from bot.replies import Reply
 
 _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>|<([^<>|]+)>")
 _BOLD = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])")
+_ITALIC = re.compile(r"(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])")
 
 
 def render_reply(reply: Reply, console: Console) -> None:
@@ -42,7 +43,36 @@ def render_block(block: dict) -> Iterable[Text | Rule]:
     elif kind == "actions":
         yield Text("  ".join(_element_label(element) for element in block.get("elements", ())), style="cyan")
     elif kind == "rich_text":
-        yield Text(str(block), style="dim")
+        yield from _rich_text(block.get("elements", ()))
+
+
+def _rich_text(elements: Iterable[dict]) -> Iterable[Text]:
+    """Each section, quote or preformatted run as a line; bold and italic as styles, a link as its
+    label and address."""
+    for element in elements:
+        kind = element.get("type")
+        if kind == "rich_text_list":
+            for item in _rich_text(element.get("elements", ())):
+                yield Text("• ") + item
+            continue
+        line = Text("> " if kind == "rich_text_quote" else "")
+        for inline in element.get("elements", ()):
+            line.append_text(_inline(inline))
+        yield line
+
+
+def _inline(element: dict) -> Text:
+    style = element.get("style") or {}
+    styles = " ".join(name for name in ("bold", "italic", "strike") if style.get(name))
+    kind = element.get("type")
+    if kind == "link":
+        label = element.get("text") or element.get("url", "")
+        return Text(f"{label} ({element.get('url', '')})", style=f"{styles} underline".strip())
+    if kind == "emoji":
+        return Text(f":{element.get('name', '')}:")
+    if kind == "text":
+        return Text(element.get("text", ""), style=styles)
+    return Text("")
 
 
 def _element_label(element: dict) -> str:
@@ -80,5 +110,5 @@ def _unmark(text: str) -> str:
         url, label = match.group(1), match.group(2)
         return label if url.startswith(("#", "@", "!")) else f"{label} ({url})"
 
-    text = _BOLD.sub(r"\1", _LINK.sub(link, text))
+    text = _ITALIC.sub(r"\1", _BOLD.sub(r"\1", _LINK.sub(link, text)))
     return html.unescape(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -10,6 +11,7 @@ from index.format import (
     CONCEPT,
     ENTITY,
     NOT_KNOWLEDGE_TYPES,
+    SOURCE,
     SOURCE_LABEL,
     source_short_title,
 )
@@ -17,6 +19,9 @@ from index.links import LinkResolver
 from index.model import Card, Page, PageRef, RelationGroup
 from index.names import NamedPage, NameTable
 from index.prose import link_label
+
+MAX_SHORT_TITLE = 40
+_PAPER_ALIAS = re.compile(r"^\s*(.+?)\s*(?:論文|paper)\s*$", re.IGNORECASE)
 
 
 def is_knowledge(page: Page) -> bool:
@@ -44,8 +49,7 @@ def build_graph(pages: dict[str, Page]) -> Graph:
         names.add(named, page.stem, "stem")
         for alias in page.aliases:
             names.add(named, alias, "alias")
-        short = source_short_title(page.stem)
-        if short:
+        for short in short_names(page):
             names.add(named, short, "short")
     backlinks: dict[str, set[str]] = {}
     outlinks: dict[str, tuple[str, ...]] = {}
@@ -68,6 +72,25 @@ def build_graph(pages: dict[str, Page]) -> Graph:
         outlinks[page.path] = tuple(targets)
     names.finish()
     return Graph(resolver, names, {path: tuple(sorted(paths)) for path, paths in backlinks.items()}, outlinks)
+
+
+def short_names(page: Page) -> list[str]:
+    """What a source is called in prose: the system name before `` - `` in its file name or before
+    ``:`` in its title (``SLX``, ``MegaScale``), and an alias that names its paper (``LogSage 論文``,
+    ``LogSage paper`` → ``LogSage``)."""
+    found: list[str] = []
+    short = source_short_title(page.stem)
+    if short:
+        found.append(short)
+    if page.type == SOURCE:
+        head, colon, _ = page.title.partition(":")
+        if colon and 0 < len(head.strip()) <= MAX_SHORT_TITLE:
+            found.append(head.strip())
+        for alias in page.aliases:
+            paper = _PAPER_ALIAS.match(alias)
+            if paper:
+                found.append(paper.group(1))
+    return list(dict.fromkeys(found))
 
 
 def _named(page: Page) -> NamedPage:

@@ -48,6 +48,8 @@ _LEGAL_WORDS = frozenset(
 )
 _LEGAL_JA = re.compile(r"株式会社|有限会社|合同会社|\(株\)|（株）|㈱|\(有\)|㈲")
 _SEPARATORS = re.compile(r"[\W_]+")
+_LATIN_WORD = re.compile(r"[a-z0-9]+")
+MAX_NAME_WORDS = 4
 _TYPE_RANK = {ENTITY: 0, CONCEPT: 1, NOTE: 2, "question": 3, "survey": 3, "thesis": 3, SOURCE: 4}
 """Orders candidates that tie (an entity is listed before a source of the same name); never
 decides a tie. Types of a team's own folders list like notes."""
@@ -95,6 +97,15 @@ class NamedPage:
     title: str
     type: str
     tier: str
+
+
+@dataclass(frozen=True)
+class NameSpan:
+    """A page's name found in a text: ``start``/``end`` index the folded text."""
+
+    start: int
+    end: int
+    page: NamedPage
 
 
 @dataclass(frozen=True)
@@ -195,20 +206,41 @@ class NameTable:
 
     def names_in(self, text: str) -> list[NamedPage]:
         """Pages whose names occur in ``text`` as whole words, longest names first."""
-        folded = fold(text)
         found: list[NamedPage] = []
-        taken: list[tuple[int, int]] = []
+        for span in self.name_spans(text):
+            if span.page not in found:
+                found.append(span.page)
+        return found
+
+    def name_spans(self, text: str) -> list[NameSpan]:
+        """Where names occur in ``fold(text)``: as written (NFKC + casefold), then runs of Latin
+        words typed with other spacing, hyphens or a legal suffix (``XPU Timer``, ``CCL D``) as
+        `resolve` reads them."""
+        folded = fold(text)
+        spans: list[NameSpan] = []
         for start in range(len(folded) - 1):
-            for name, page in self._mentions.get(folded[start : start + 2], ()):
+            found: NameSpan | None = None
+            for name, page in self._mentions.get(folded[start : start + 2], ()):  # longest first
                 end = start + len(name)
+                if found is not None and end < found.end:
+                    break
                 if not folded.startswith(name, start) or not _word_bounded(folded, start, end):
                     continue
-                if any(s <= start and end <= e for s, e in taken):
+                if found is None or _page_rank(page) < _page_rank(found.page):
+                    found = NameSpan(start, end, page)
+            if found is not None and not any(s.start <= start and found.end <= s.end for s in spans):
+                spans.append(found)
+        words = list(_LATIN_WORD.finditer(folded))
+        for first in range(len(words)):
+            for last in range(min(len(words), first + MAX_NAME_WORDS) - 1, first - 1, -1):
+                start, end = words[first].start(), words[last].end()
+                if any(s.start < end and start < s.end for s in spans):
                     continue
-                taken.append((start, end))
-                if page not in found:
-                    found.append(page)
-        return found
+                pages = [entry[0] for entry in self._entries.get(normalize_name(folded[start:end]), ())]
+                if pages:
+                    spans.append(NameSpan(start, end, min(pages, key=_page_rank)))
+                    break
+        return sorted(spans, key=lambda span: span.start)
 
     def _named(self, key: str, exact: str) -> list[NameHit]:
         """The names equal to the one asked for: exact (a page's own name as written) or loose."""
@@ -274,6 +306,12 @@ class NameTable:
             return None
         linked, paths = self._unresolved[best[0]]
         return linked, tuple(sorted(paths))
+
+
+def _page_rank(page: NamedPage) -> tuple[int, int]:
+    """Which of several pages known by one name a text most likely means: an entity before a
+    concept before a source, a full page before a stub."""
+    return _TYPE_RANK.get(page.type, _TYPE_RANK[NOTE]), 0 if page.tier == "full" else 1
 
 
 def _clear_winner(ranked: list[NameHit]) -> NameHit | None:

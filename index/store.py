@@ -8,7 +8,7 @@ values; no whoosh object leaves this module, so the engine can be replaced behin
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +24,7 @@ from index.analysis import tokenize
 
 INDEX_NAME = "sakuin"
 LINKED_TO_ALL_BOOST = 12.0
+NAMED_PAGE_BOOST = 2.0
 
 
 class CJKTokenizer(Tokenizer):
@@ -97,13 +98,14 @@ class Chunk:
 
 @dataclass(frozen=True)
 class QueryPlan:
-    """What to look for: single terms, phrases (runs of terms), names and linked page paths."""
+    """What to look for: single terms (at a weight other than 1 when ``term_weights`` says so),
+    phrases (runs of terms), and the pages the question names (``linked_paths``): their own
+    passages and the pages linking to them rank higher."""
 
     terms: tuple[str, ...]
     phrases: tuple[tuple[str, ...], ...] = ()
     linked_paths: tuple[str, ...] = ()
-    pages: tuple[str, ...] = ()
-    term_weights: dict[str, float] = field(default_factory=dict)
+    term_weights: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,15 @@ class SearchStore:
             for hit in results
         ]
 
+    def page_chunks(self, path: str) -> list[ChunkMatch]:
+        """Every passage of one page, in page order (score 0: nothing was asked)."""
+        searcher = self._searcher()
+        chunks = [
+            ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], 0.0)
+            for fields in searcher.documents(path=path)
+        ]
+        return sorted(chunks, key=lambda chunk: chunk.ordinal)
+
     def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """How many chunks there are, and how many contain each body term."""
         searcher = self._searcher()
@@ -223,5 +234,5 @@ def _build_query(plan: QueryPlan) -> Query | None:
         # A page linked to every page the question names (an organisation *and* a concept) is
         # what such a question is about.
         parts.append(And([Term("links", path) for path in plan.linked_paths], boost=LINKED_TO_ALL_BOOST))
-    parts.extend(Term("path", path, boost=2.0) for path in plan.pages)
+    parts.extend(Term("path", path, boost=NAMED_PAGE_BOOST) for path in plan.linked_paths)
     return Or(parts) if parts else None

@@ -14,12 +14,14 @@ from datetime import date, tzinfo
 from functools import partial
 from pathlib import Path
 
+from index.answer import answer_question
 from index.catalog import Catalog, Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
 from index.format import CITING_TYPES
 from index.graph import build_card, page_ref
 from index.indexer import LiveGeneration, Progress, open_current, update_index
 from index.model import (
+    Answer,
     Candidate,
     Card,
     Digest,
@@ -131,6 +133,16 @@ class Wiki:
         live = self._current()
         catalog = live.catalog
         return search_pages(live.store, catalog.pages, catalog.graph.names, query, limit, self._url_for)
+
+    def answer(self, question: str, *, subject: str | None = None) -> Answer:
+        """The sentences (or the relation) that answer a free question, or a plain "no answer" with
+        the closest pages. ``subject``: the page a thread's follow-up is about, used when the
+        question names no page."""
+        live = self._current()
+        catalog = live.catalog
+        return answer_question(
+            live.store, catalog.pages, catalog.graph, question, subject=subject, url_for=self._url_for
+        )
 
     def card(self, path: str) -> Card | None:
         catalog = self._current().catalog

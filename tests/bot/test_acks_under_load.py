@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bot.runtime import start_bot
 from bot.server import EVENTS_PATH, create_web_app, start_http
-from index.model import SearchResult
+from index.model import Answer, SearchResult
 from index.wiki import Wiki
 from tests.bot.conftest import SIGNING_SECRET, bot_settings, running_bot
 from tests.bot.fake_slack import FakeSlack, Sent, SlackSender, direct_message, mention_event
@@ -30,7 +30,7 @@ SLOW = "訓練の障害を検出するには"
 
 
 class HeldWiki(Wiki):
-    """The real wiki, except that searching for `SLOW` waits until the test lets go."""
+    """The real wiki, except that searching for `SLOW` (or answering it) waits until the test lets go."""
 
     hold: Hold
 
@@ -38,6 +38,11 @@ class HeldWiki(Wiki):
         if SLOW in query:
             self.hold.wait()
         return super().search(query, limit)
+
+    def answer(self, question: str, *, subject: str | None = None) -> Answer:
+        if SLOW in question:
+            self.hold.wait()
+        return super().answer(question, subject=subject)
 
 
 async def acked(send: asyncio.Future[Sent] | asyncio.Task[Sent]) -> float:

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-from bot.blocks.answer import answer_blocks
 from bot.blocks.buttons import (
     MAX_BUTTONS_BEFORE_SELECT,
     OPEN_PAGE_SELECT,
@@ -238,20 +237,6 @@ def test_help_uses_the_configured_command_names():
     assert_valid_blocks(blocks)
     text = message_text(blocks)
     assert "`/ent NAME`" in text and "`/wk QUERY`" in text and "12 pages" in text
-
-
-def test_answer_puts_the_card_first_and_stays_within_limits():
-    result = SearchResult("who made it", tuple(hit(i, snippet=HOSTILE * 50) for i in range(5)))
-    blocks = answer_blocks(result, huge_card())
-    assert_valid_blocks(blocks)
-    assert blocks[0]["type"] == "header"
-    assert sum(1 for b in blocks if b.get("accessory")) == 5
-
-
-def test_answer_without_anything():
-    blocks = answer_blocks(SearchResult("?", ()))
-    assert_valid_blocks(blocks)
-    assert "could not find anything" in message_text(blocks)
 
 
 def test_home_view_with_many_sources_is_a_valid_view():

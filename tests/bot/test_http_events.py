@@ -43,14 +43,26 @@ async def nothing_posted(bot) -> None:
     assert bot.slack.calls_to("chat.postMessage") == []
 
 
-async def test_mention_is_answered_in_its_thread_with_the_entity_card_first(bot):
+async def test_mention_is_answered_in_its_thread_with_the_answer_first(bot):
     sent = await bot.sender.event(mention_event("Minder を開発したのはどこ?", ts="1700000100.000100"))
     assert sent.status == 200 and sent.seconds < 3
     (call,) = await posted(bot)
     assert call.args["channel"] == CHANNEL_ID and call.args["thread_ts"] == "1700000100.000100"
-    assert call.args["blocks"][0]["text"]["text"] == "Minder"
-    assert "ByteDance" in message_text(call.args["blocks"])
+    first = call.args["blocks"][0]
+    assert first["type"] == "rich_text"
+    assert first["elements"][0]["elements"][0]["text"] == "ByteDance"
     assert call.token == BOT_TOKEN
+
+
+async def test_a_mention_asking_for_a_number_opens_with_the_sentence_that_states_it(bot):
+    await bot.sender.event(mention_event("XPUTimer は何 GPU の本番クラスタで動いた?", ts="1700000110.000100"))
+    (call,) = await posted(bot)
+    first = call.args["blocks"][0]
+    assert first["type"] == "rich_text"
+    runs = first["elements"][0]["elements"]
+    assert {"type": "text", "text": "6,000 GPU", "style": {"bold": True}} in runs
+    links = [run for run in runs if run["type"] == "link"]
+    assert links and links[0]["url"].startswith("https://wiki.example.com/") and "*" not in json.dumps(runs)
 
 
 async def test_mention_inside_a_thread_answers_in_that_thread(bot):

@@ -12,7 +12,7 @@ from bot.llm_grounding import (
     ground,
     passages_from,
 )
-from index.model import Hit, SearchResult
+from index.model import Answer, Passage
 
 PASSAGES = (
     NumberedPassage(1, "wiki/entities/Minder.md", "Minder", "概要", "Minder は ByteDance が開発した。"),
@@ -105,13 +105,13 @@ def test_the_prompt_numbers_the_passages_and_asks_for_citations(language: str, n
     assert "wiki/entities" not in user["content"]  # paths and URLs stay on the machine
 
 
-def test_passages_come_from_the_hits_in_rank_order_and_are_kept_short() -> None:
-    hits = (
-        Hit("a.md", "A", "entity", 3.0, "x " * MAX_PASSAGE_CHARS, "S", "https://w/a"),
-        Hit("b.md", "B", "entity", 2.0, "   "),
-        Hit("c.md", "C", "source", 1.0, "c  text\n here"),
+def test_passages_come_from_the_answer_in_rank_order_and_are_kept_short() -> None:
+    retrieved = (
+        Passage("a.md", "A", "entity", "S", "x " * MAX_PASSAGE_CHARS, "https://w/a"),
+        Passage("b.md", "B", "entity", None, "   "),
+        Passage("c.md", "C", "source", None, "c  text\n here"),
     )
-    passages = passages_from(SearchResult("q", hits))
+    passages = passages_from(Answer("q", (), False, None, retrieved, ()))
     assert [(p.number, p.path, p.section, p.url) for p in passages] == [
         (1, "a.md", "S", "https://w/a"),
         (2, "c.md", None, None),

@@ -63,8 +63,8 @@ KINDS = [
     ("entity help", "/entity", "full-text search", "全文検索"),
     ("name too long", "/entity " + "x" * 300, "characters long", "文字は長すぎます"),
     ("query too long", "/wiki " + "長い質問" * 300, "characters long", "文字は長すぎます"),
-    ("question", "Minder を開発したのはどこ?", "Passages for", "に関する箇所"),
-    ("question in English", "Who developed Minder?", "Passages for", "に関する箇所"),
+    ("question", "Minder を開発したのはどこ?", "Also in the wiki", "Wiki のほかの箇所"),
+    ("question in English", "Who developed Minder?", "Also in the wiki", "Wiki のほかの箇所"),
     ("question unanswered", "qzxqzxqzx zzyzx", "could not find anything", "何も見つかりませんでした"),
 ]
 
@@ -120,8 +120,8 @@ def test_a_shared_answer_in_both_languages(linked_wiki, tmp_path, language, labe
     [
         ("ja", "/entity ByteDance", "リンク元"),  # a command: the user's locale, set by the caller
         ("en", "/entity ByteDance", "Linked from"),
-        ("en", "Minder を開発したのはどこ?", "に関する箇所"),  # a question: its own language
-        ("ja", "Who developed Minder?", "Passages for"),
+        ("en", "Minder を開発したのはどこ?", "Wiki のほかの箇所"),  # a question: its own language
+        ("ja", "Who developed Minder?", "Also in the wiki"),
     ],
 )
 def test_auto_follows_the_caller_for_commands_and_the_text_for_questions(
@@ -139,8 +139,8 @@ def test_auto_follows_the_caller_for_commands_and_the_text_for_questions(
         ("en", "/entity バイトダンス", "en", "Linked from"),
         ("auto", "/entity ByteDance", "en", "Linked from"),  # auto: the language of the text
         ("auto", "/entity バイトダンス", "ja", "リンク元"),
-        ("auto", "Minder を開発したのはどこ?", "ja", "に関する箇所"),
-        ("auto", "Who developed Minder?", "en", "Passages for"),
+        ("auto", "Minder を開発したのはどこ?", "ja", "Wiki のほかの箇所"),
+        ("auto", "Who developed Minder?", "en", "Also in the wiki"),
     ],
 )
 def test_sakuin_ask_uses_the_setting_or_the_texts_language(

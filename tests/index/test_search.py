@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import tokenize
-from index.search import best_passage, plan_question
+from index.names import NameTable
+from index.question import MAX_QUERY_CHARS, read_question
 from index.wiki import Wiki
-from tests.vaults import SMALL_VAULT, write_vault
+from tests.vaults import SMALL_VAULT, entity, write_vault
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +80,21 @@ def test_anything_typed_is_text_never_syntax(wiki: Wiki, query: str, found: str 
     assert (paths == []) if found is None else (found in paths)
 
 
+@pytest.mark.parametrize("length", [MAX_QUERY_CHARS - 1, MAX_QUERY_CHARS])
+def test_a_question_up_to_the_limit_is_read_whole(wiki: Wiki, length: int) -> None:
+    """The limit is one number, and nothing under it is cut: a name at the very end still counts."""
+    question = ("あ" * length)[: length - len(" Minder")] + " Minder"
+    assert len(question) == length
+    assert "wiki/entities/Minder.md" in [hit.path for hit in wiki.search(question).hits]
+
+
+@pytest.mark.parametrize("text", ["a" * (MAX_QUERY_CHARS + 1), "の" * 5000])
+def test_a_question_over_the_limit_is_refused_not_cut(wiki: Wiki, text: str) -> None:
+    result = wiki.search(text)
+    assert result.too_long and result.hits == ()
+    assert wiki.answer(text).too_long
+
+
 @pytest.mark.parametrize(
     ("text", "tokens"),
     [
@@ -93,15 +109,68 @@ def test_tokenizer_words_and_bigrams(text: str, tokens: list[str]) -> None:
     assert [token.text for token in tokenize(text)] == tokens
 
 
-def test_question_plan_drops_function_words(wiki: Wiki) -> None:
-    from index.names import NameTable
-
-    plan = plan_question("Minder を開発したのはどこ?", NameTable()).plan
+def test_question_plan_drops_function_words() -> None:
+    plan = read_question("Minder を開発したのはどこ?", NameTable(), {}).plan()
     assert "開発" in plan.terms and "した" not in plan.terms and "のは" not in plan.terms
-    english = plan_question("which system diagnoses CCL hangs?", NameTable()).plan
+    english = read_question("which system diagnoses CCL hangs?", NameTable(), {}).plan()
     assert english.terms == ("system", "diagnoses", "ccl", "hangs")
 
 
-def test_best_passage_prefers_the_sentence_with_most_terms() -> None:
-    text = "最初の文。障害マシンを検出する文。最後の文。"
-    assert best_passage(text, ("障害", "検出")).startswith("障害マシンを検出する文。")
+@pytest.mark.parametrize(
+    ("question", "path"),
+    [
+        ("Who developed minder?", "wiki/entities/Minder.md"),
+        ("ＭＩＮＤＥＲ の開発元", "wiki/entities/Minder.md"),
+        ("Mega Scale の GPU 数", "wiki/entities/MegaScale.md"),
+        ("Sakura Compute の所在地", "wiki/entities/Sakura Compute Inc..md"),
+        ("what is anomaly detection?", "wiki/concepts/異常検知.md"),
+    ],
+)
+def test_names_typed_as_lookups_accept_them_are_named(wiki: Wiki, question: str, path: str) -> None:
+    """Case, width, spacing and legal suffixes as `/entity` reads them; an alias in the other language."""
+    assert path in [entity.path for entity in wiki.search(question).entities]
+
+
+def test_the_one_page_a_question_names_is_the_first_hit(wiki: Wiki) -> None:
+    assert wiki.search("Minder を開発したのはどこ?").hits[0].path == "wiki/entities/Minder.md"
+
+
+def test_an_english_alias_finds_japanese_prose(wiki: Wiki) -> None:
+    """``anomaly detection`` is an alias of 異常検知: the question gains the Japanese title's terms."""
+    hit = wiki.search("How does anomaly detection work?", limit=1).hits[0]
+    assert hit.path == "wiki/concepts/異常検知.md" and "正常から外れた" in hit.snippet
+
+
+def test_a_hit_shows_the_sentence_that_answers_not_its_first(tmp_path) -> None:
+    body = (
+        "## 概要\n\n分散訓練の障害を扱うシステムの概要を述べる。設計の背景を説明する。\n\n"
+        "## 実績\n\n導入の経緯を述べる。本番で障害に平均 3.6 秒で反応した。\n"
+    )
+    root = write_vault(tmp_path / "vault", {"wiki/entities/Watcher.md": entity("Watcher", body=body)})
+    small = Wiki.open(root, tmp_path / "index")
+    small.update()
+    hit = small.search("Watcher は障害に何秒で反応する?", limit=1).hits[0]
+    assert hit.snippet.startswith("本番で障害に平均 3.6 秒で反応した") and hit.section == "実績"
+
+
+COMMON = (
+    "Over the years the platform group grew from three people to forty. The engineering team was driven "
+    "by a consistent culture and has shipped the storage service every quarter since its first release."
+)
+
+
+def test_a_phrase_of_common_words_is_found_as_a_phrase(tmp_path) -> None:
+    """Every word of the query is in most passages, so none is searched alone: the phrase is."""
+    files = {
+        f"wiki/entities/Service {n}.md": entity(
+            f"Service {n}", body=f"Culture has a driven, consistent engineering {n}, and by design."
+        )
+        for n in range(260)
+    }
+    files["wiki/entities/Needle.md"] = entity("Needle", body=COMMON)
+    root = write_vault(tmp_path / "vault", files)
+    small = Wiki.open(root, tmp_path / "index")
+    small.update()
+    for phrase in ("driven by a consistent", "consistent culture and has"):
+        hits = small.search(phrase, limit=3).hits
+        assert hits and hits[0].path == "wiki/entities/Needle.md", (phrase, [hit.path for hit in hits])
