@@ -5,8 +5,9 @@ signature, authorization, the app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
-3. hand the listeners the wiki, the settings, the state store and each user's UI language (as the
-   ``wiki``, ``settings``, ``state`` and ``languages`` arguments; `bot.user_locale.UserLanguages`).
+3. hand the listeners the wiki, the settings, the state store, the conversations (answering in
+   threads, following them, feedback) and each user's UI language as the ``wiki``, ``settings``,
+   ``state``, ``conversations`` and ``languages`` arguments (`bot.user_locale.UserLanguages`).
 
 Each event is answered once whatever Slack retries; that claim is made after the event is
 acknowledged (`bot.listeners.events.once`).
@@ -26,6 +27,7 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.notices import failure_blocks
+from bot.conversation import Conversations
 from bot.delivery import respond_privately
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
@@ -109,10 +111,13 @@ async def _ignore_bots(context: AsyncBoltContext, body: dict, next: Next) -> Bol
 def _provide(
     settings: Settings, wiki: Wiki, state: AsyncStateStore, languages: UserLanguages
 ) -> Callable[..., Awaitable[None]]:
+    conversations = Conversations(wiki, settings, state)
+
     async def provide(context: AsyncBoltContext, next: Next) -> None:
         context["wiki"] = wiki
         context["settings"] = settings
         context["state"] = state
+        context["conversations"] = conversations
         context["languages"] = languages
         await next()
 
@@ -168,7 +173,9 @@ async def _apologise(context: AsyncBoltContext, event: dict[str, Any], channel: 
         return
     thread_ts = event.get("thread_ts") or event.get("ts")
     if channel.startswith("D"):
-        await context.client.chat_postMessage(channel=channel, text=failure.text, blocks=list(failure.blocks))
+        await context.client.chat_postMessage(
+            channel=channel, thread_ts=event.get("thread_ts"), text=failure.text, blocks=list(failure.blocks)
+        )
     elif user:
         await context.client.chat_postEphemeral(
             channel=channel, user=user, thread_ts=thread_ts, text=failure.text, blocks=list(failure.blocks)

@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
-from datetime import date
+from datetime import date, datetime, time, tzinfo
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -18,13 +18,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from bot.blocks.page_types import type_label
-from bot.i18n import Language, _, default_language, language_for_text, ngettext, use_language
+from bot.i18n import N_, Language, _, default_language, language_for_text, ngettext, use_language
 from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
 from index.model import Digest, IndexReport, Lookup, SearchResult, VaultSurvey
 from index.wiki import Wiki
 
 if TYPE_CHECKING:
     from bot.doctor import Check
+    from bot.state.feedback import UnansweredQuestion, Vote
 
 err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 out = Console(highlight=False, soft_wrap=True, markup=False)
@@ -63,6 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("serve", help="run the bot over HTTP (PORT)")
     commands.add_parser("socket", help="run the bot in Socket Mode (SLACK_APP_TOKEN)")
+
+    feedback = commands.add_parser(
+        "feedback", help="votes on answers, and the questions sakuin could not answer"
+    )
+    feedback.add_argument("--since", type=_day, default=None, help="YYYY-MM-DD (in DIGEST_TZ)")
+    feedback.add_argument("--json", action="store_true", help="print JSON")
 
     doctor = commands.add_parser("doctor", help="check this installation: tokens, scopes, channels, vault …")
     doctor.add_argument("--json", action="store_true", help="print JSON")
@@ -400,6 +407,62 @@ def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+VOTES_HEADING = N_("votes (newest first):")
+NO_VOTES = N_("no votes")
+UNANSWERED_HEADING = N_("questions the wiki could not answer (newest first):")
+NO_UNANSWERED = N_("no unanswered questions")
+VOTE_MARKS = {"up": "👍", "down": "👎"}
+
+
+def run_feedback(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.state.store import open_state_store
+
+    zone = settings.zone
+    since = datetime.combine(args.since, time(0), tzinfo=zone).timestamp() if args.since else None
+    with open_state_store(settings.state_db) as store:
+        votes, unanswered = store.votes(since), store.unanswered(since)
+    if args.json:
+        print_json(feedback_json(votes, unanswered, zone))
+    else:
+        print_feedback(votes, unanswered, zone)
+    return 0
+
+
+def feedback_json(
+    votes: Sequence[Vote], unanswered: Sequence[UnansweredQuestion], zone: tzinfo
+) -> dict[str, object]:
+    """Votes and unanswered questions, newest first, times in ``zone`` (``DIGEST_TZ``)."""
+    return {
+        "feedback": [
+            {"question": v.question, "vote": v.vote, "pages": list(v.pages), "at": _iso(v.at, zone)}
+            for v in votes
+        ],
+        "unanswered": [{"question": item.question, "at": _iso(item.at, zone)} for item in unanswered],
+    }
+
+
+def print_feedback(votes: Sequence[Vote], unanswered: Sequence[UnansweredQuestion], zone: tzinfo) -> None:
+    out.print(_(VOTES_HEADING))
+    for vote in votes:
+        pages = ", ".join(vote.pages) or "-"
+        out.print(f"  {_minute(vote.at, zone)}  {VOTE_MARKS[vote.vote]}  {vote.question}  [{pages}]")
+    if not votes:
+        out.print("  " + _(NO_VOTES))
+    out.print(_(UNANSWERED_HEADING))
+    for item in unanswered:
+        out.print(f"  {_minute(item.at, zone)}  {item.question}")
+    if not unanswered:
+        out.print("  " + _(NO_UNANSWERED))
+
+
+def _iso(at: float, zone: tzinfo) -> str:
+    return datetime.fromtimestamp(at, zone).isoformat(timespec="seconds")
+
+
+def _minute(at: float, zone: tzinfo) -> str:
+    return datetime.fromtimestamp(at, zone).strftime("%Y-%m-%d %H:%M")
+
+
 def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from bot.doctor import run_checks
 
@@ -434,6 +497,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "digest": run_digest,
     "serve": run_serve,
     "socket": run_socket,
+    "feedback": run_feedback,
     "doctor": run_doctor,
     "manifest": run_manifest,
 }

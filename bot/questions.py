@@ -1,4 +1,5 @@
-"""The one way a question is answered in Slack: mentions, DMs and thread follow-ups come here.
+"""The one way a question's answer is posted in Slack: mentions, DMs, follow-ups and the assistant
+pane come here (through `bot.conversation`, which composes the answer and adds its controls).
 
 1. The extractive answer (`bot.replies`) is posted at once.
 2. When a model is configured (``LLM_BASE_URL``), that same message is rewritten in place while the
@@ -19,9 +20,9 @@ answer and its labels are in the question's language, as the extractive answer i
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 import aiohttp
 from slack_sdk.errors import SlackClientError
@@ -32,9 +33,8 @@ from bot.delivery import post_reply
 from bot.i18n import language_for_question, use_language
 from bot.llm import WrittenAnswer, model_configured, write_answer
 from bot.llm_grounding import Grounding, NumberedPassage, Sentence, passages_from
-from bot.replies import Reply, reply_for_text
+from bot.replies import Reply
 from config.settings import Settings
-from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
 
@@ -42,28 +42,42 @@ UPDATE_INTERVAL_S = 1.0
 """At most one draft update a second (``chat.update`` is a Tier 3 method: about 50 a minute)."""
 
 
-async def answer_question(
+Decorate = Callable[[Reply], Reply]
+"""Adds the posting path's own controls (👍/👎, "stop following") to a version of the message."""
+
+
+def as_is(reply: Reply) -> Reply:
+    return reply
+
+
+async def post_answer(
     client: AsyncWebClient,
     channel: str,
-    text: str,
-    wiki: Wiki,
+    reply: Reply,
     settings: Settings,
     *,
     thread_ts: str | None = None,
+    decorate: Decorate = as_is,
 ) -> str | None:
-    """Post the answer to ``text`` (in ``thread_ts`` when given), then let the model rewrite it.
+    """Post ``reply`` (in ``thread_ts`` when given), then let the model rewrite it.
 
-    Returns the ``ts`` of the one message posted.
+    Every version the user sees (the extractive answer, drafts, the model's answer) goes through
+    ``decorate``. Returns the ``ts`` of the one message posted.
     """
-    reply = await asyncio.to_thread(reply_for_text, text, wiki, settings, private=False)
-    ts = await post_reply(client, channel, reply, thread_ts=thread_ts)
+    ts = await post_reply(client, channel, decorate(reply), thread_ts=thread_ts)
     if ts is not None:
-        await rewrite_in_place(client, channel, ts, reply, settings)
+        await rewrite_in_place(client, channel, ts, reply, settings, decorate=decorate)
     return ts
 
 
 async def rewrite_in_place(
-    client: AsyncWebClient, channel: str, ts: str, posted: Reply, settings: Settings
+    client: AsyncWebClient,
+    channel: str,
+    ts: str,
+    posted: Reply,
+    settings: Settings,
+    *,
+    decorate: Decorate = as_is,
 ) -> None:
     """Rewrite the message ``ts`` (``posted``, an extractive answer) with the model's answer.
 
@@ -75,7 +89,7 @@ async def rewrite_in_place(
         return
     question = posted.answer.question
     with use_language(language_for_question(question, settings.ui_language)):
-        message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "")
+        message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "", decorate)
         written = await write_answer(settings, question, passages, on_draft=message.draft)
         await message.finish(written)
 
@@ -112,9 +126,11 @@ class _InPlace:
         extractive: Reply,
         passages: tuple[NumberedPassage, ...],
         model: str,
+        decorate: Decorate,
     ) -> None:
         self.client, self.channel, self.ts = client, channel, ts
         self.extractive, self.passages, self.model = extractive, passages, model
+        self.decorate = decorate
         self.shown: tuple[Sentence, ...] = ()
         self.updated_at = float("-inf")
 
@@ -141,8 +157,9 @@ class _InPlace:
         elif self.shown:
             await self._update(self.extractive)
 
-    async def _update(self, reply: Reply) -> None:
+    async def _update(self, version: Reply) -> None:
         self.updated_at = time.monotonic()
+        reply = self.decorate(version)
         try:
             await self.client.chat_update(
                 channel=self.channel, ts=self.ts, text=reply.text, blocks=list(reply.blocks)

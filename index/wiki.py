@@ -160,6 +160,19 @@ class Wiki:
     def backlinks(self, path: str) -> tuple[PageRef, ...]:
         return self._backlinks(self._current().catalog, path)
 
+    def most_linked(
+        self, limit: int = 5, types: frozenset[str] = frozenset({"entity"})
+    ) -> tuple[PageRef, ...]:
+        """The pages of ``types`` that most pages link to, most linked first (then by title)."""
+        catalog = self._current().catalog
+        counted = [
+            (len(catalog.graph.backlinks.get(page.path, ())), page)
+            for page in catalog.pages.values()
+            if page.type in types
+        ]
+        ranked = sorted((item for item in counted if item[0]), key=lambda item: (-item[0], item[1].title))
+        return tuple(page_ref(page, self._url_for) for _, page in ranked[:limit])
+
     def first_seen(self, path: str) -> str | None:
         return self._current().catalog.first_seen.get(path)
 

@@ -1,10 +1,11 @@
 """The state database on PostgreSQL (``STATE_DB=postgresql://…``): shared by replicas on any machine.
 
-The same records and guarantees as the SQLite file (bot/state/events.py, digest_runs.py), across
-machines: each call is one short transaction in which the rows it decides on are locked
-(``SELECT … FOR UPDATE``) or written under a unique constraint (``INSERT … ON CONFLICT``), so of
-two replicas asking at the same moment exactly one wins. `PostgresDatabase` holds the
-connections; `PostgresEventClaims` and `PostgresDigestRuns` the records of each kind of state.
+The same records and guarantees as the SQLite file (bot/state/events.py, digest_runs.py,
+threads.py, feedback.py), across machines: each call is one short transaction in which the rows
+it decides on are locked (``SELECT … FOR UPDATE``) or written under a unique constraint (``INSERT
+… ON CONFLICT``), so of two replicas asking at the same moment exactly one wins.
+`PostgresDatabase` holds the connections; `PostgresEventClaims`, `PostgresDigestRuns`,
+`PostgresFollowedThreads` and `PostgresAnswerFeedback` the records of each kind of state.
 
 Connections come from a psycopg_pool pool that checks each connection before handing it out and
 replaces broken ones. When the database goes away (a restart, a fail-over) a call waits and
@@ -32,6 +33,8 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from bot.state.digest_runs import DigestRun, LeaseLost, RunStatus, held_by_other, run_from_row
 from bot.state.events import MIN_EVENT_TTL_S
+from bot.state.feedback import VOTES, UnansweredQuestion, Vote, VoteValue, voter_key
+from bot.state.threads import FollowedThread
 from config.credentials import redact_text, redact_url
 
 log = logging.getLogger("sakuin.state")
@@ -379,6 +382,153 @@ def _pg_update(conn: Connection, day: str, channel: str, **values: object) -> No
         f"UPDATE sakuin_digest_runs SET {assignments} WHERE day = %s AND channel = %s",  # type: ignore[arg-type]
         (*values.values(), day, channel),
     )
+
+
+CONVERSATIONS_SCHEMA = """
+CREATE TABLE sakuin_followed_threads (
+    channel    text NOT NULL,
+    thread_ts  text NOT NULL,
+    subject    text,
+    expires_at double precision NOT NULL,
+    stopped_by text,
+    PRIMARY KEY (channel, thread_ts)
+);
+CREATE INDEX sakuin_followed_threads_expiry ON sakuin_followed_threads (expires_at);
+CREATE TABLE sakuin_answer_votes (
+    voter    text PRIMARY KEY,
+    question text NOT NULL,
+    pages    text NOT NULL,
+    vote     text NOT NULL CHECK (vote IN ('up', 'down')),
+    at       double precision NOT NULL
+);
+CREATE INDEX sakuin_answer_votes_at ON sakuin_answer_votes (at);
+CREATE TABLE sakuin_unanswered_questions (
+    id       text PRIMARY KEY,
+    question text NOT NULL,
+    at       double precision NOT NULL
+);
+CREATE INDEX sakuin_unanswered_questions_at ON sakuin_unanswered_questions (at);
+"""
+"""Followed threads and answer feedback (bot/state/threads.py, feedback.py). A stop records who
+stopped the thread, and a noted question carries an id made by its caller, so that a call repeated
+after a lost connection is recognised rather than applied twice."""
+
+
+class PostgresFollowedThreads(PostgresDatabase):
+    def follow_thread(self, channel: str, thread_ts: str, subject: str | None, follow_s: float) -> None:
+        now = self._clock()
+
+        def follow(conn: Connection) -> None:
+            conn.execute(
+                "DELETE FROM sakuin_followed_threads WHERE (channel, thread_ts) IN (SELECT channel, thread_ts"
+                " FROM sakuin_followed_threads WHERE expires_at <= %s LIMIT %s FOR UPDATE SKIP LOCKED)",
+                (now, EXPIRED_PER_CLAIM),
+            )
+            conn.execute(
+                "INSERT INTO sakuin_followed_threads AS followed (channel, thread_ts, subject, expires_at)"
+                " VALUES (%s, %s, %s, %s) ON CONFLICT (channel, thread_ts) DO UPDATE SET"
+                " subject = COALESCE(EXCLUDED.subject, CASE WHEN followed.expires_at > %s"
+                " THEN followed.subject END), expires_at = EXCLUDED.expires_at, stopped_by = NULL",
+                (channel, thread_ts, subject, now + follow_s, now),
+            )
+
+        self._transaction(follow)
+
+    def followed_thread(self, channel: str, thread_ts: str) -> FollowedThread | None:
+        def select(conn: Connection) -> FollowedThread | None:
+            row = conn.execute(
+                "SELECT subject, expires_at FROM sakuin_followed_threads"
+                " WHERE channel = %s AND thread_ts = %s AND expires_at > %s",
+                (channel, thread_ts, self._clock()),
+            ).fetchone()
+            return FollowedThread(channel, thread_ts, row[0], row[1]) if row else None
+
+        return self._transaction(select)
+
+    def touch_thread(self, channel: str, thread_ts: str, follow_s: float) -> None:
+        now = self._clock()
+        self._transaction(
+            lambda conn: conn.execute(
+                "UPDATE sakuin_followed_threads SET expires_at = %s"
+                " WHERE channel = %s AND thread_ts = %s AND expires_at > %s",
+                (now + follow_s, channel, thread_ts, now),
+            )
+        )
+
+    def forget_thread(self, channel: str, thread_ts: str) -> bool:
+        token = uuid.uuid4().hex
+        now = self._clock()
+
+        def forget(conn: Connection) -> bool:
+            stopped = conn.execute(
+                "UPDATE sakuin_followed_threads SET expires_at = 0, stopped_by = %s"
+                " WHERE channel = %s AND thread_ts = %s AND expires_at > %s RETURNING stopped_by",
+                (token, channel, thread_ts, now),
+            ).fetchone()
+            if stopped is not None:
+                return True
+            # Our own earlier attempt may have committed before its connection broke.
+            row = conn.execute(
+                "SELECT stopped_by FROM sakuin_followed_threads WHERE channel = %s AND thread_ts = %s",
+                (channel, thread_ts),
+            ).fetchone()
+            return row is not None and row[0] == token
+
+        return self._transaction(forget)
+
+
+class PostgresAnswerFeedback(PostgresDatabase):
+    def record_vote(
+        self, channel: str, message_ts: str, user: str, question: str, pages: Sequence[str], vote: VoteValue
+    ) -> None:
+        if vote not in VOTES:
+            raise ValueError(f"a vote is 'up' or 'down', not {vote!r}")
+        values = (
+            voter_key(channel, message_ts, user),
+            question,
+            json.dumps(list(pages), ensure_ascii=False),
+            vote,
+            self._clock(),
+        )
+        self._transaction(
+            lambda conn: conn.execute(
+                "INSERT INTO sakuin_answer_votes (voter, question, pages, vote, at)"
+                " VALUES (%s, %s, %s, %s, %s)"
+                " ON CONFLICT (voter) DO UPDATE SET vote = EXCLUDED.vote, at = EXCLUDED.at",
+                values,
+            )
+        )
+
+    def note_unanswered(self, question: str) -> None:
+        values = (uuid.uuid4().hex, question, self._clock())
+        self._transaction(
+            lambda conn: conn.execute(
+                "INSERT INTO sakuin_unanswered_questions (id, question, at) VALUES (%s, %s, %s)"
+                " ON CONFLICT (id) DO NOTHING",
+                values,
+            )
+        )
+
+    def votes(self, since: float | None = None) -> tuple[Vote, ...]:
+        def select(conn: Connection) -> tuple[Vote, ...]:
+            rows = conn.execute(
+                "SELECT question, vote, pages, at FROM sakuin_answer_votes WHERE at >= %s"
+                " ORDER BY at DESC, voter",
+                (since if since is not None else 0.0,),
+            ).fetchall()
+            return tuple(Vote(q, vote, tuple(json.loads(pages)), at) for q, vote, pages, at in rows)
+
+        return self._transaction(select)
+
+    def unanswered(self, since: float | None = None) -> tuple[UnansweredQuestion, ...]:
+        def select(conn: Connection) -> tuple[UnansweredQuestion, ...]:
+            rows = conn.execute(
+                "SELECT question, at FROM sakuin_unanswered_questions WHERE at >= %s ORDER BY at DESC, id",
+                (since if since is not None else 0.0,),
+            ).fetchall()
+            return tuple(UnansweredQuestion(question, at) for question, at in rows)
+
+        return self._transaction(select)
 
 
 class _HidePassword(logging.Filter):

@@ -2,9 +2,11 @@
 and `AsyncStateStore`, the way coroutines use it.
 
 An implementation (an SQLite file; PostgreSQL for replicas on separate disks) provides every
-method of `EventClaims` (``claim_event``) and `DigestRuns` (``run``, ``unfinished_runs``,
+method of `EventClaims` (``claim_event``), `DigestRuns` (``run``, ``unfinished_runs``,
 ``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
-``fail_run``) with the guarantees their docstrings state, plus ``close`` and use as a context
+``fail_run``), `FollowedThreads` (``follow_thread``, ``followed_thread``, ``touch_thread``,
+``forget_thread``) and `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
+``unanswered``) with the guarantees their docstrings state, plus ``close`` and use as a context
 manager. The guarantees hold across processes sharing one store: each step is atomic, and of
 two processes racing for the same claim exactly one wins. Methods are synchronous and may be
 called from any thread; they may block (a lock held by another process, a network round trip),
@@ -19,23 +21,28 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, Self
 
-from bot.state import digest_runs, events
+from bot.state import digest_runs, events, feedback, threads
 from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
 from bot.state.events import EventClaims, SqliteEventClaims
+from bot.state.feedback import AnswerFeedback, SqliteAnswerFeedback, UnansweredQuestion, Vote, VoteValue
 from bot.state.postgres import (
+    CONVERSATIONS_SCHEMA,
     DIGEST_RUNS_SCHEMA,
     EVENTS_SCHEMA,
     OUTAGE_S,
+    PostgresAnswerFeedback,
     PostgresDigestRuns,
     PostgresEventClaims,
+    PostgresFollowedThreads,
 )
+from bot.state.threads import FollowedThread, FollowedThreads, SqliteFollowedThreads
 
 
-class StateStore(EventClaims, DigestRuns, Protocol):
+class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Protocol):
     def close(self) -> None: ...
 
     def __enter__(self) -> Self: ...
@@ -43,11 +50,12 @@ class StateStore(EventClaims, DigestRuns, Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns):
+class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThreads, SqliteAnswerFeedback):
     """The state in one SQLite file (``STATE_DB``), shared by every process on its disk."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
-        super().__init__(path, events.SCHEMA + digest_runs.SCHEMA, clock=clock)
+        schema = events.SCHEMA + digest_runs.SCHEMA + threads.SCHEMA + feedback.SCHEMA
+        super().__init__(path, schema, clock=clock)
 
     def __enter__(self) -> Self:
         return self
@@ -56,11 +64,13 @@ class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns):
         self.close()
 
 
-POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA,)
+POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA, CONVERSATIONS_SCHEMA)
 """Schema version n is ``POSTGRES_MIGRATIONS[n - 1]`` applied to version n - 1: append, never edit."""
 
 
-class PostgresStateStore(PostgresEventClaims, PostgresDigestRuns):
+class PostgresStateStore(
+    PostgresEventClaims, PostgresDigestRuns, PostgresFollowedThreads, PostgresAnswerFeedback
+):
     """The state in a PostgreSQL database (``STATE_DB=postgresql://…``), shared by replicas anywhere."""
 
     def __init__(
@@ -127,3 +137,29 @@ class AsyncStateStore:
 
     async def fail_run(self, day: str, channel: str, owner: str, error: str, retry_in_s: float) -> None:
         await asyncio.to_thread(self.store.fail_run, day, channel, owner, error, retry_in_s)
+
+    async def follow_thread(self, channel: str, thread_ts: str, subject: str | None, follow_s: float) -> None:
+        await asyncio.to_thread(self.store.follow_thread, channel, thread_ts, subject, follow_s)
+
+    async def followed_thread(self, channel: str, thread_ts: str) -> FollowedThread | None:
+        return await asyncio.to_thread(self.store.followed_thread, channel, thread_ts)
+
+    async def touch_thread(self, channel: str, thread_ts: str, follow_s: float) -> None:
+        await asyncio.to_thread(self.store.touch_thread, channel, thread_ts, follow_s)
+
+    async def forget_thread(self, channel: str, thread_ts: str) -> bool:
+        return await asyncio.to_thread(self.store.forget_thread, channel, thread_ts)
+
+    async def record_vote(
+        self, channel: str, message_ts: str, user: str, question: str, pages: Sequence[str], vote: VoteValue
+    ) -> None:
+        await asyncio.to_thread(self.store.record_vote, channel, message_ts, user, question, pages, vote)
+
+    async def note_unanswered(self, question: str) -> None:
+        await asyncio.to_thread(self.store.note_unanswered, question)
+
+    async def votes(self, since: float | None = None) -> tuple[Vote, ...]:
+        return await asyncio.to_thread(self.store.votes, since)
+
+    async def unanswered(self, since: float | None = None) -> tuple[UnansweredQuestion, ...]:
+        return await asyncio.to_thread(self.store.unanswered, since)

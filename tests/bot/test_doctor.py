@@ -14,6 +14,7 @@ import pytest
 
 from bot.doctor import Check, run_checks
 from bot.manifest import build_manifest
+from bot.state.store import POSTGRES_MIGRATIONS
 from config.settings import GIT_VAULT, Settings
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, bot_settings
 from tests.bot.fake_openai import FakeOpenAI
@@ -175,7 +176,8 @@ async def test_vault_and_index_problems(tmp_path: Path, slack: FakeSlack) -> Non
 
 async def test_state_store_on_postgresql(tmp_path: Path, slack: FakeSlack, postgres_url: str) -> None:
     check = by_name(await run_checks(settings_for(tmp_path, slack, state_db=postgres_url)))["state store"]
-    assert check.ok and "schema version 1" in check.detail and "reachable and writable" in check.detail
+    latest = f"schema version {len(POSTGRES_MIGRATIONS)}"
+    assert check.ok and latest in check.detail and "reachable and writable" in check.detail
     assert PASSWORD not in check.detail and ":***@127.0.0.1" in check.detail
 
     unreachable = f"postgresql://sakuin:{PASSWORD}@127.0.0.1:{closed_port()}/sakuin"

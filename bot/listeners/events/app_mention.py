@@ -1,4 +1,8 @@
-"""``@sakuin question``: the answer goes to the thread (or the channel, with ``REPLY_IN_THREAD=false``)."""
+"""``@sakuin question``: the answer goes to the thread (or the channel, with ``REPLY_IN_THREAD=false``).
+
+An answer in a thread starts following it: later messages there are answered without a mention
+(`bot.listeners.events.message_thread`).
+"""
 
 from __future__ import annotations
 
@@ -8,17 +12,20 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.notices import refused_blocks
+from bot.conversation import Conversations, Place
 from bot.i18n import _, language_for_question, use_language
 from bot.mrkdwn import strip_mention, unescape
-from bot.questions import answer_question
 from config.settings import Settings
-from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
 
 
 async def handle_app_mention(
-    event: dict, context: AsyncBoltContext, client: AsyncWebClient, wiki: Wiki, settings: Settings
+    event: dict,
+    context: AsyncBoltContext,
+    client: AsyncWebClient,
+    settings: Settings,
+    conversations: Conversations,
 ) -> None:
     channel = event["channel"]
     if channel.startswith("D"):
@@ -36,4 +43,5 @@ async def handle_app_mention(
             )
         return
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
-    await answer_question(client, channel, text, wiki, settings, thread_ts=thread_ts)
+    place = Place(channel, thread_ts, follows=thread_ts is not None)
+    await conversations.answer(client, place, text)
