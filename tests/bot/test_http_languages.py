@@ -9,7 +9,14 @@ from bot.blocks.buttons import OPEN_PAGE_SELECT, SHARE
 from bot.blocks.visible import visible_text
 from tests.bot.block_kit import assert_valid_blocks, assert_valid_view, message_text
 from tests.bot.conftest import BASE_URL, running_bot
-from tests.bot.fake_slack import USER_ID, elements, mention_event
+from tests.bot.fake_slack import (
+    USER_ID,
+    assistant_message_event,
+    assistant_thread_started_event,
+    elements,
+    mention_event,
+    thread_message_event,
+)
 from tests.bot.languages import assert_in_language
 
 JAPANESE_CARD = ("*リンク元*", "関連ページを開く", "チャンネルに共有")
@@ -87,14 +94,14 @@ async def test_buttons_answer_in_the_clicking_users_language(tmp_path, fake_slac
 
 
 @pytest.mark.parametrize(
-    ("question", "locale", "language", "label"),
+    ("question", "locale", "language", "label", "helpful"),
     [
-        ("Minder を開発したのはどこ?", "en-US", "ja", "Wiki のほかの箇所"),
-        ("Who developed Minder?", "ja-JP", "en", "Also in the wiki"),
+        ("Minder を開発したのはどこ?", "en-US", "ja", "Wiki のほかの箇所", "役に立った"),
+        ("Who developed Minder?", "ja-JP", "en", "Also in the wiki", "Helpful"),
     ],
 )
 async def test_a_mention_is_answered_in_the_questions_language(
-    tmp_path, fake_slack, linked_wiki, question, locale, language, label
+    tmp_path, fake_slack, linked_wiki, question, locale, language, label, helpful
 ):
     fake_slack.answer("users.info", slack_user(locale))  # the asker's locale does not decide
     async with running_bot(
@@ -106,6 +113,8 @@ async def test_a_mention_is_answered_in_the_questions_language(
     text = "\n".join([call.args["text"], visible_text(call.args["blocks"])])
     assert "ByteDance" in text and label in text
     assert_in_language(text, language)
+    (votes,) = [e for b in call.args["blocks"] if b["type"] == "context_actions" for e in b["elements"]]
+    assert votes["positive_button"]["text"]["text"] == helpful
 
 
 @pytest.mark.parametrize(
@@ -118,7 +127,7 @@ async def test_app_home_follows_the_users_locale(tmp_path, fake_slack, linked_wi
         (call,) = await fake_slack.wait_for_calls("views.publish")
     assert_valid_view(call.args["view"])
     text = visible_text(call.args["view"]["blocks"])
-    assert label in text
+    assert label in text and ("フィードバック" if language == "ja" else "Feedback, last 7 days") in text
     assert_in_language(text, language)
 
 
@@ -135,3 +144,46 @@ async def test_a_slow_locale_lookup_never_holds_the_answer_up(tmp_path, fake_sla
         await fake_slack.wait_for_calls("users.info")
         second = message_text((await entity_command(bot, "ByteDance", "second"))["blocks"])
     assert "*リンク元*" in first and "*Linked from*" in second
+
+
+@pytest.mark.parametrize(
+    ("text", "stopped"),
+    [("やめて", "このスレッドでの回答をやめます"), ("stop", "I have stopped answering in this thread")],
+)
+async def test_stop_is_answered_in_the_language_it_was_typed_in(
+    tmp_path, fake_slack, linked_wiki, text, stopped
+):
+    thread = "1700000100.000100"
+    async with running_bot(tmp_path, fake_slack, linked_wiki, ui_language="auto") as bot:
+        await bot.sender.event(mention_event("Minder を開発したのはどこ?", ts=thread))
+        await fake_slack.wait_for_calls("chat.postMessage")
+        await bot.sender.event(thread_message_event(text, thread, "1700000200.000100"))
+        calls = await fake_slack.wait_for_calls("chat.postMessage", 2)
+    assert stopped in calls[1].args["text"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "question", "title", "status"),
+    [
+        ("ja-JP", "Minder を開発したのはどこ?", "研究 Wiki に聞く", "Wiki を検索しています…"),
+        ("en-US", "Who developed Minder?", "Ask the research wiki", "Searching the wiki…"),
+    ],
+)
+async def test_the_assistant_pane_speaks_the_users_language(
+    tmp_path, fake_slack, linked_wiki, locale, question, title, status
+):
+    thread = "1700000500.000100"
+    fake_slack.answer("users.info", slack_user(locale))
+    async with running_bot(
+        tmp_path, fake_slack, linked_wiki, ui_language="auto", assistant_enabled=True
+    ) as bot:
+        await bot.sender.event(assistant_thread_started_event(thread))
+        (prompts,) = await fake_slack.wait_for_calls("assistant.threads.setSuggestedPrompts")
+        await bot.sender.event(assistant_message_event(question, thread, "1700000501.000100"))
+        (answer,) = await fake_slack.wait_for_calls("chat.postMessage")
+    assert prompts.args["title"] == title
+    (set_status,) = fake_slack.calls_to("assistant.threads.setStatus")
+    assert set_status.args["status"] == status
+    language = "ja" if locale == "ja-JP" else "en"
+    assert_in_language("\n".join(p["title"] for p in prompts.args["prompts"]), language)
+    assert_in_language(visible_text(answer.args["blocks"]), language)

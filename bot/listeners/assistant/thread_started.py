@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -17,12 +16,13 @@ from index.wiki import Wiki
 
 async def handle_thread_started(
     set_suggested_prompts: AsyncSetSuggestedPrompts,
-    context: AsyncBoltContext,
+    payload: dict,
     client: AsyncWebClient,
     wiki: Wiki,
     settings: Settings,
     languages: UserLanguages,
 ) -> None:
-    with use_language(await languages.language(client, context.user_id)):
+    user_id = (payload.get("assistant_thread") or {}).get("user_id")
+    with use_language(await languages.language(client, user_id)):
         prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
         await set_suggested_prompts(prompts=prompts, title=_(PROMPTS_TITLE))
