@@ -123,18 +123,20 @@ def question_reply(question: str, wiki: Wiki, settings: Settings, *, subject: st
     """A mention or a DM: the answer first, then supporting passages, then the question's subject.
 
     ``subject`` is the page a thread's follow-up is about, used when the question names no page.
+    The reply is in the question's language (``UI_LANGUAGE`` over it).
     """
     question = " ".join(question.split())
-    if question.lower() in HELP_WORDS:
-        return help_reply(wiki, settings)
-    if len(question) > MAX_QUERY_CHARS:
-        return too_long_reply(question)
-    try:
-        answer = wiki.answer(question, subject=subject)
-        card = wiki.card(answer.subject) if answer.subject is not None else None
-    except IndexNotReady:
-        return not_ready_reply()
-    return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer)
+    with use_language(language_for_question(question, settings.ui_language)):
+        if question.lower() in HELP_WORDS:
+            return help_reply(wiki, settings)
+        if len(question) > MAX_QUERY_CHARS:
+            return too_long_reply(question)
+        try:
+            answer = wiki.answer(question, subject=subject)
+            card = wiki.card(answer.subject) if answer.subject is not None else None
+        except IndexNotReady:
+            return not_ready_reply()
+        return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer)
 
 
 def card_reply(path: str, wiki: Wiki, *, private: bool = True) -> Reply:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.assistant import build_prompts
 from bot.blocks.digest import SOURCES_PER_MESSAGE
 from bot.blocks.visible import visible_text
 from bot.cli import main
@@ -19,9 +20,10 @@ from bot.digest.posting import post_digest
 from bot.doctor import check_settings
 from bot.i18n import use_language
 from bot.questions import final_reply
-from bot.replies import Reply, card_reply, replies_for_text, reply_for_text, shared_reply
+from bot.replies import Reply, card_reply, question_reply, replies_for_text, reply_for_text, shared_reply
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
+from index.model import DigestItem, PageRef
 from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks
 from tests.bot.fake_openai import MODEL, FakeOpenAI
@@ -250,3 +252,27 @@ def test_doctor_says_what_to_do_in_both_languages(tmp_path, language, detail):
     assert check_result.name == "settings" and not check_result.ok  # names are identifiers
     assert detail in check_result.detail
     assert_in_language(check_result.detail, language)
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "label"),
+    [
+        ("Minder を開発したのはどこ?", "ja", "Wiki のほかの箇所"),
+        ("Who developed Minder?", "en", "Also in the wiki"),
+    ],
+)
+def test_question_reply_alone_answers_in_the_questions_language(
+    linked_wiki, tmp_path, question, language, label
+):
+    """The conversation path calls `question_reply` directly (a follow-up with its thread's subject)."""
+    settings = make_settings(tmp_path, ui_language="auto")
+    check(question_reply(question, linked_wiki, settings, subject="wiki/entities/Minder.md"), language, label)
+
+
+@pytest.mark.parametrize(("language", "title"), [("ja", "新着: "), ("en", "New: ")])
+def test_assistant_prompts_in_both_languages(language, title):
+    recent = (DigestItem("wiki/sources/a.md", "Paper A", None, None, "", ()),)
+    with use_language(language):
+        prompts = build_prompts(recent, (PageRef("ByteDance", "wiki/entities/ByteDance.md"),), "/entity")
+    assert prompts[0]["title"].startswith(title)
+    assert_in_language("\n".join(p["title"] + "\n" + p["message"] for p in prompts), language)
