@@ -11,6 +11,8 @@ from dataclasses import asdict
 from datetime import date, datetime, time, tzinfo
 from typing import TYPE_CHECKING
 
+from bot.blocks.page_types import type_label
+from bot.i18n import N_, Language, _, default_language, language_for_text, use_language
 from bot.indexing import fresh_wiki, open_wiki, print_report, update_with_progress
 from bot.terminal import err, out, print_json
 from config.settings import Settings, SettingsError, load_settings
@@ -94,7 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The command line prints the index report (with every problem file) itself.
         index_log = logging.getLogger("sakuin.index")
         index_log.setLevel(max(index_log.getEffectiveLevel(), logging.ERROR))
-        return COMMANDS[args.command](settings, args)
+        with use_language(terminal_language(settings, args)):
+            return COMMANDS[args.command](settings, args)
     except SettingsError as error:
         if args.command == "doctor":
             from bot.doctor import Check
@@ -109,6 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("sakuin").debug("failure", exc_info=True)
         err.print(f"sakuin: error: {type(error).__name__}: {error}")
         return 1
+
+
+def terminal_language(settings: Settings, args: argparse.Namespace) -> Language:
+    """``UI_LANGUAGE``; under ``auto``, ``sakuin ask`` answers in the language of its text and the
+    other commands speak Japanese, the team's language."""
+    if args.command == "ask":
+        return language_for_text(" ".join(args.text), settings.ui_language)
+    return default_language(settings.ui_language)
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:
@@ -152,15 +163,21 @@ def lookup_json(result: Lookup) -> dict[str, object]:
 
 def print_lookup(result: Lookup) -> None:
     if result.match:
-        out.print(f"match: {result.match.title} ({result.match.type}) {result.match.path}")
+        match = result.match
+        out.print(
+            _("match: {title} ({type}) {path}").format(
+                title=match.title, type=type_label(match.type), path=match.path
+            )
+        )
     elif result.unresolved:
-        out.print(f"no page yet for {result.unresolved.name}; mentioned in:")
+        out.print(_("no page yet for {name}; mentioned in:").format(name=result.unresolved.name))
         for ref in result.unresolved.mentioned_in:
             out.print(f"  {ref.name}  {ref.path}")
     else:
-        out.print(f"no page named {result.query!r}")
+        out.print(_("no page named {query}").format(query=repr(result.query)))
     for candidate in result.candidates:
-        out.print(f"  {candidate.score:5.1f}  {candidate.title} ({candidate.type})  {candidate.path}")
+        kind = type_label(candidate.type)
+        out.print(f"  {candidate.score:5.1f}  {candidate.title} ({kind})  {candidate.path}")
 
 
 def run_search(settings: Settings, args: argparse.Namespace) -> int:
@@ -184,9 +201,9 @@ def search_json(result: SearchResult) -> dict[str, object]:
 
 def print_search(result: SearchResult) -> None:
     if not result.hits:
-        out.print("no pages match")
+        out.print(_("no pages match"))
     for number, hit in enumerate(result.hits, start=1):
-        out.print(f"{number}. {hit.title} ({hit.type})  {hit.path}")
+        out.print(f"{number}. {hit.title} ({type_label(hit.type)})  {hit.path}")
         out.print(f"   {hit.snippet}")
 
 
@@ -237,10 +254,10 @@ def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-VOTES_HEADING = "votes (newest first):"
-NO_VOTES = "no votes"
-UNANSWERED_HEADING = "questions the wiki could not answer (newest first):"
-NO_UNANSWERED = "no unanswered questions"
+VOTES_HEADING = N_("votes (newest first):")
+NO_VOTES = N_("no votes")
+UNANSWERED_HEADING = N_("questions the wiki could not answer (newest first):")
+NO_UNANSWERED = N_("no unanswered questions")
 VOTE_MARKS = {"up": "👍", "down": "👎"}
 
 
@@ -272,17 +289,17 @@ def feedback_json(
 
 
 def print_feedback(votes: Sequence[Vote], unanswered: Sequence[UnansweredQuestion], zone: tzinfo) -> None:
-    out.print(VOTES_HEADING)
+    out.print(_(VOTES_HEADING))
     for vote in votes:
         pages = ", ".join(vote.pages) or "-"
         out.print(f"  {_minute(vote.at, zone)}  {VOTE_MARKS[vote.vote]}  {vote.question}  [{pages}]")
     if not votes:
-        out.print(f"  {NO_VOTES}")
-    out.print(UNANSWERED_HEADING)
+        out.print("  " + _(NO_VOTES))
+    out.print(_(UNANSWERED_HEADING))
     for item in unanswered:
         out.print(f"  {_minute(item.at, zone)}  {item.question}")
     if not unanswered:
-        out.print(f"  {NO_UNANSWERED}")
+        out.print("  " + _(NO_UNANSWERED))
 
 
 def _iso(at: float, zone: tzinfo) -> str:

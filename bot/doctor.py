@@ -7,7 +7,7 @@ C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a membe
 (pages found, notes left out per folder and files skipped, and why); ``index`` (present, brought
 up to date, its generation); ``state store`` (reachable and writable); ``git remote`` (when
 WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set). Nothing printed ever holds a
-token, a password or a key.
+token, a password or a key. The names are identifiers; the details are in the UI language.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.git_sync import GitError, GitSync
+from bot.i18n import _, ngettext
 from bot.llm import model_client, model_headers
 from bot.manifest import build_manifest
 from bot.slack_client import build_client
@@ -97,11 +98,15 @@ def check_settings(settings: Settings) -> Check:
     problems = []
     if settings.slack_signing_secret is None and settings.slack_app_token is None:
         problems.append(
-            "set SLACK_SIGNING_SECRET (for sakuin serve) or SLACK_APP_TOKEN (for sakuin socket):"
-            " with neither the bot cannot receive anything"
+            _(
+                "set SLACK_SIGNING_SECRET (for sakuin serve) or SLACK_APP_TOKEN (for sakuin socket):"
+                " with neither the bot cannot receive anything"
+            )
         )
     if settings.wiki_git_webhook_secret is not None and settings.wiki_git_url is None:
-        problems.append("WIKI_GIT_WEBHOOK_SECRET is set without WIKI_GIT_URL: set the URL or drop the secret")
+        problems.append(
+            _("WIKI_GIT_WEBHOOK_SECRET is set without WIKI_GIT_URL: set the URL or drop the secret")
+        )
     if problems:
         return Check("settings", False, "; ".join(problems))
     modes = [
@@ -112,7 +117,7 @@ def check_settings(settings: Settings) -> Check:
         )
         if needed is not None
     ]
-    return Check("settings", True, f"valid; ready for {' and '.join(modes)}")
+    return Check("settings", True, _("valid; ready for {modes}").format(modes=_(" and ").join(modes)))
 
 
 async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[Check, set[str] | None]:
@@ -121,8 +126,10 @@ async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[C
         return Check(
             "bot token",
             False,
-            "SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token"
-            " (xoxb-…) from the app's OAuth & Permissions page",
+            _(
+                "SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token"
+                " (xoxb-…) from the app's OAuth & Permissions page"
+            ),
         ), None
     try:
         response = await client.auth_test()
@@ -130,16 +137,24 @@ async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[C
         return Check(
             "bot token",
             False,
-            f"Slack refused it ({_slack_error(error)}): copy the Bot User OAuth"
-            " Token (xoxb-…) again from OAuth & Permissions, and reinstall the app if it was revoked",
+            _(
+                "Slack refused it ({error}): copy the Bot User OAuth Token (xoxb-…) again from"
+                " OAuth & Permissions, and reinstall the app if it was revoked"
+            ).format(error=_slack_error(error)),
         ), None
     except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check(
-            "bot token", False, f"Slack could not be reached at {settings.slack_api_url}: {_describe(error)}"
-        ), None
+        detail = _("Slack could not be reached at {url}: {error}").format(
+            url=settings.slack_api_url, error=_describe(error)
+        )
+        return Check("bot token", False, detail), None
     header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
     granted = {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
-    detail = f"workspace {response.get('team')} ({response.get('team_id')}) as @{response.get('user')} ({response.get('user_id')})"  # noqa: E501
+    detail = _("workspace {team} ({team_id}) as @{user} ({user_id})").format(
+        team=response.get("team"),
+        team_id=response.get("team_id"),
+        user=response.get("user"),
+        user_id=response.get("user_id"),
+    )
     return Check("bot token", True, detail), granted
 
 
@@ -151,39 +166,47 @@ async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:
         return Check(
             "app token",
             False,
-            f"Slack refused it ({_slack_error(error)}): create an app-level token"
-            " with the connections:write scope under Basic Information, put it in SLACK_APP_TOKEN"
-            " (xapp-…), and enable Socket Mode",
+            _(
+                "Slack refused it ({error}): create an app-level token with the connections:write"
+                " scope under Basic Information, put it in SLACK_APP_TOKEN (xapp-…), and enable"
+                " Socket Mode"
+            ).format(error=_slack_error(error)),
         )
     except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check("app token", False, f"Slack could not be reached: {_describe(error)}")
-    return Check("app token", True, "Socket Mode connections can be opened")
+        return Check("app token", False, unreachable(error))
+    return Check("app token", True, _("Socket Mode connections can be opened"))
 
 
 def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -> Check:
     needed = build_manifest(settings, None)["oauth_config"]["scopes"]["bot"]
     if not token_ok:
-        return Check("scopes", False, "not checked: auth.test failed (see bot token)")
+        return Check("scopes", False, _("not checked: auth.test failed (see bot token)"))
     if granted is None:
         return Check(
-            "scopes", False, "Slack did not say which scopes the token has (no x-oauth-scopes header)"
+            "scopes", False, _("Slack did not say which scopes the token has (no x-oauth-scopes header)")
         )
     missing = [scope for scope in needed if scope not in granted]
     if missing:
         return Check(
             "scopes",
             False,
-            f"missing {', '.join(missing)}: add {'it' if len(missing) == 1 else 'them'} under OAuth &"
-            " Permissions → Bot Token Scopes (or paste `sakuin manifest` into the app's manifest), then"
-            " reinstall the app to the workspace",
+            ngettext(
+                "missing {scopes}: add it under OAuth & Permissions → Bot Token Scopes (or paste"
+                " `sakuin manifest` into the app's manifest), then reinstall the app to the workspace",
+                "missing {scopes}: add them under OAuth & Permissions → Bot Token Scopes (or paste"
+                " `sakuin manifest` into the app's manifest), then reinstall the app to the workspace",
+                len(missing),
+            ).format(scopes=", ".join(missing)),
         )
-    return Check("scopes", True, f"all {len(needed)} scopes of the manifest are granted")
+    return Check(
+        "scopes", True, _("all {count} scopes of the manifest are granted").format(count=len(needed))
+    )
 
 
 async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: bool) -> Check:
     name = f"digest channel {channel}"
     if not token_ok:
-        return Check(name, False, "not checked: auth.test failed (see bot token)")
+        return Check(name, False, _("not checked: auth.test failed (see bot token)"))
     try:
         response = await client.conversations_info(channel=channel)
     except SlackApiError as error:
@@ -192,24 +215,31 @@ async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: b
             return Check(
                 name,
                 False,
-                "no such channel, or a private one the bot is not in: DIGEST_CHANNEL takes"
-                " channel ids (C0123ABCD: channel details → About), and a private channel needs"
-                " /invite @sakuin first",
+                _(
+                    "no such channel, or a private one the bot is not in: DIGEST_CHANNEL takes"
+                    " channel ids (C0123ABCD: channel details → About), and a private channel needs"
+                    " /invite @sakuin first"
+                ),
             )
         if code == "missing_scope":
             return Check(
-                name, False, "cannot look at it: the token lacks channels:read / groups:read (see scopes)"
+                name, False, _("cannot look at it: the token lacks channels:read / groups:read (see scopes)")
             )
-        return Check(name, False, f"Slack refused to describe it ({code})")
+        return Check(name, False, _("Slack refused to describe it ({code})").format(code=code))
     except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check(name, False, f"Slack could not be reached: {_describe(error)}")
+        return Check(name, False, unreachable(error))
     info = response.get("channel") or {}
     label = f"#{info['name']}" if info.get("name") else channel
     if info.get("is_archived"):
-        return Check(name, False, f"{label} is archived: unarchive it or choose another channel")
+        return Check(
+            name,
+            False,
+            _("{channel} is archived: unarchive it or choose another channel").format(channel=label),
+        )
     if not info.get("is_member"):
-        return Check(name, False, f"the bot is not a member of {label}: type /invite @sakuin in {label}")
-    return Check(name, True, f"{label}; the bot is a member")
+        detail = _("the bot is not a member of {channel}: type /invite @sakuin in {channel}")
+        return Check(name, False, detail.format(channel=label))
+    return Check(name, True, _("{channel}; the bot is a member").format(channel=label))
 
 
 # -- vault, index, state ----------------------------------------------------------------------
@@ -220,14 +250,20 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
     vault = settings.wiki_dir
     if not vault.is_dir():
         if settings.wiki_git_url is not None:
-            note = f"{vault} is not cloned yet: sakuin serve and socket clone WIKI_GIT_URL into it at start"
+            note = _(
+                "{vault} is not cloned yet: sakuin serve and socket clone WIKI_GIT_URL into it at start"
+            ).format(vault=vault)
             return [
                 Check("vault", True, note),
-                Check("index", True, "built at start, once the vault is cloned"),
+                Check("index", True, _("built at start, once the vault is cloned")),
             ]
         return [
-            Check("vault", False, f"WIKI_DIR {vault} is not a folder: point WIKI_DIR at the vault"),
-            Check("index", False, "not checked: there is no vault"),
+            Check(
+                "vault",
+                False,
+                _("WIKI_DIR {vault} is not a folder: point WIKI_DIR at the vault").format(vault=vault),
+            ),
+            Check("index", False, _("not checked: there is no vault")),
         ]
     wiki = Wiki.open(vault, settings.index_dir, settings.wiki_base_url)
     before = wiki.state()
@@ -237,8 +273,14 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
     except Exception as error:
         reason = f"{type(error).__name__}: {error}"
         return [
-            Check("vault", False, f"{vault} could not be read: {reason}"),
-            Check("index", False, f"could not be built in {settings.index_dir}: {reason}"),
+            Check(
+                "vault", False, _("{vault} could not be read: {reason}").format(vault=vault, reason=reason)
+            ),
+            Check(
+                "index",
+                False,
+                _("could not be built in {index}: {reason}").format(index=settings.index_dir, reason=reason),
+            ),
         ]
     survey = report.survey or wiki.survey()
     return [
@@ -250,46 +292,62 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
 def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check:
     """Pages found, notes left out per folder and why, files that could not be pages; a vault
     whose notes are mostly left out (the survey's warning) fails."""
-    parts = [f"{report.pages} pages in {vault} ({survey.layout} layout)"]
+    parts = [
+        _("{pages} pages in {vault} ({layout} layout)").format(
+            pages=report.pages, vault=vault, layout=survey.layout
+        )
+    ]
     left_out = [
-        f"{folder.folder} {sum(count for _, count in folder.left_out)} ("
+        f"{folder.folder} {sum(count for _reason, count in folder.left_out)} ("
         + ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
         + ")"
         for folder in survey.folders
         if folder.left_out
     ]
     if left_out:
-        parts.append("left out: " + "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out)))
+        listed = "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out))
+        parts.append(_("left out: {folders}").format(folders=listed))
     if report.skipped:
         named = ", ".join(f"{item.path} ({item.reason})" for item in report.skipped[:MAX_LISTED])
-        parts.append(f"skipped {len(report.skipped)}: {named}{_more(len(report.skipped))}")
+        parts.append(
+            _("skipped {count}: {files}").format(
+                count=len(report.skipped), files=named + _more(len(report.skipped))
+            )
+        )
     if survey.warning or report.pages == 0:
-        warning = survey.warning or "no pages found"
-        return Check("vault", False, f"{warning}: is WIKI_DIR the vault? " + "; ".join(parts))
+        warning = survey.warning or _("no pages found")
+        question = _("{warning}: is WIKI_DIR the vault?").format(warning=warning)
+        return Check("vault", False, question + " " + "; ".join(parts))
     return Check("vault", True, "; ".join(parts))
 
 
 def _more(count: int) -> str:
-    return f" and {count - MAX_LISTED} more" if count > MAX_LISTED else ""
+    return _(" and {count} more").format(count=count - MAX_LISTED) if count > MAX_LISTED else ""
 
 
 def _index_check(index_dir: Path, status_before: str, report: IndexReport, started: float) -> Check:
     generation = current_generation(index_dir)
-    where = f"{index_dir} ({generation.name if generation else 'no generation'})"
+    generation_name = generation.name if generation else _("no generation")
+    where = f"{index_dir} ({generation_name})"
     seconds = time.monotonic() - started
     if status_before != "ready":
-        return Check(
-            "index", True, f"{where}: there was none; built now ({report.pages} pages in {seconds:.1f} s)"
-        )
+        detail = _("{where}: there was none; built now ({pages} pages in {seconds:.1f} s)")
+        return Check("index", True, detail.format(where=where, pages=report.pages, seconds=seconds))
     moved = report.added + report.changed + report.removed
     if moved:
         return Check(
             "index",
             True,
-            f"{where}: was behind the vault ({report.added} added, {report.changed}"
-            f" changed, {report.removed} removed); brought up to date",
+            _(
+                "{where}: was behind the vault ({added} added, {changed} changed, {removed} removed);"
+                " brought up to date"
+            ).format(where=where, added=report.added, changed=report.changed, removed=report.removed),
         )
-    return Check("index", True, f"{where}: present and up to date, {report.pages} pages")
+    return Check(
+        "index",
+        True,
+        _("{where}: present and up to date, {pages} pages").format(where=where, pages=report.pages),
+    )
 
 
 def check_state_store(settings: Settings) -> Check:
@@ -304,17 +362,21 @@ def check_state_store(settings: Settings) -> Check:
             label = f"SQLite {location}"
         else:
             store = PostgresStateStore(location, outage_s=STATE_OUTAGE_S)
-            label = f"PostgreSQL {store.location} (schema version {store.schema_version})"
+            label = _("PostgreSQL {location} (schema version {version})").format(
+                location=store.location, version=store.schema_version
+            )
         with store:
             store.claim_event(f"sakuin-doctor-{uuid.uuid4().hex}")
     except Exception as error:
         return Check(
             "state store",
             False,
-            f"{_describe(error)}: check STATE_DB (a writable file path, or a"
-            " postgresql://user:password@host:port/db URL the bot can reach)",
+            _(
+                "{error}: check STATE_DB (a writable file path, or a"
+                " postgresql://user:password@host:port/db URL the bot can reach)"
+            ).format(error=_describe(error)),
         )
-    return Check("state store", True, f"{label}: reachable and writable")
+    return Check("state store", True, _("{store}: reachable and writable").format(store=label))
 
 
 def postgres_connect_problem(url: str) -> str | None:
@@ -329,11 +391,11 @@ def postgres_connect_problem(url: str) -> str | None:
     except psycopg.Error as error:
         lines = [line.strip() for line in str(error).splitlines() if line.strip()]
         reason = redact_text("; ".join(lines) or type(error).__name__, url)
-        return (
-            f"PostgreSQL {redact_url(url)}: {reason}: check STATE_DB (host and port of a running"
-            " server reachable from here, the user and password, and a database that exists:"
-            " createdb it first)"
-        )
+        return _(
+            "PostgreSQL {location}: {reason}: check STATE_DB (host and port of a running server"
+            " reachable from here, the user and password, and a database that exists: createdb it"
+            " first)"
+        ).format(location=redact_url(url), reason=reason)
 
 
 # -- git and the LLM --------------------------------------------------------------------------
@@ -348,10 +410,15 @@ async def check_git_remote(settings: Settings) -> Check:
         return Check(
             "git remote",
             False,
-            f"{sync.remote}: {error}: check WIKI_GIT_URL (for https, a token"
-            " with read access in the URL; for ssh, the machine's key) and WIKI_GIT_BRANCH",
+            _(
+                "{remote}: {error}: check WIKI_GIT_URL (for https, a token with read access in the"
+                " URL; for ssh, the machine's key) and WIKI_GIT_BRANCH"
+            ).format(remote=sync.remote, error=error),
         )
-    return Check("git remote", True, f"{sync.remote} reachable; {branch} at {commit[:10]}")
+    detail = _("{remote} reachable; {branch} at {commit}").format(
+        remote=sync.remote, branch=branch, commit=commit[:10]
+    )
+    return Check("git remote", True, detail)
 
 
 async def check_llm_endpoint(settings: Settings) -> Check:
@@ -365,11 +432,16 @@ async def check_llm_endpoint(settings: Settings) -> Check:
         page = await client.models.list(extra_headers=model_headers(settings))
         models = [model.id async for model in page]
     except openai.APIStatusError as error:
-        hint = " (LLM_API_KEY refused)" if error.status_code in (401, 403) else ""
-        return Check("LLM endpoint", False, f"{where} answered HTTP {error.status_code}{hint}")
+        hint = _(" (LLM_API_KEY refused)") if error.status_code in (401, 403) else ""
+        detail = _("{where} answered HTTP {status}").format(where=where, status=error.status_code)
+        return Check("LLM endpoint", False, detail + hint)
     except openai.APIError as error:
         return Check(
-            "LLM endpoint", False, f"{where} failed: {_describe(error)}: check LLM_BASE_URL (it ends in /v1)"
+            "LLM endpoint",
+            False,
+            _("{where} failed: {error}: check LLM_BASE_URL (it ends in /v1)").format(
+                where=where, error=_describe(error)
+            ),
         )
     finally:
         await client.close()
@@ -378,10 +450,20 @@ async def check_llm_endpoint(settings: Settings) -> Check:
         return Check(
             "LLM endpoint",
             False,
-            f"LLM_MODEL {settings.llm_model} is not among the {len(models)} models it serves: {listed}",
+            _("LLM_MODEL {model} is not among the {count} models it serves: {listed}").format(
+                model=settings.llm_model, count=len(models), listed=listed
+            ),
         )
-    among = f"; {len(models)} models, {settings.llm_model} among them" if models else ""
-    return Check("LLM endpoint", True, f"{settings.llm_base_url} answers{among}")
+    among = (
+        _("; {count} models, {model} among them").format(count=len(models), model=settings.llm_model)
+        if models
+        else ""
+    )
+    return Check("LLM endpoint", True, _("{url} answers").format(url=settings.llm_base_url) + among)
+
+
+def unreachable(error: BaseException) -> str:
+    return _("Slack could not be reached: {error}").format(error=_describe(error))
 
 
 def _slack_error(error: SlackApiError) -> str:

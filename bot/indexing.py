@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from bot.i18n import _
 from bot.terminal import err
 from config.settings import Settings, require_wiki_dir
 from index.model import IndexReport, VaultSurvey
@@ -49,29 +50,47 @@ def build_workers() -> int:
 
 
 def print_report(report: IndexReport, console: Console) -> None:
-    verb = "built" if report.rebuilt else "updated"
+    summary = (
+        _(
+            "index built: {pages} pages in {seconds:.2f} s; files: {added} added, {changed} changed, "
+            "{removed} removed, {skipped} skipped"
+        )
+        if report.rebuilt
+        else _(
+            "index updated: {pages} pages in {seconds:.2f} s; files: {added} added, {changed} changed, "
+            "{removed} removed, {skipped} skipped"
+        )
+    )
     console.print(
-        f"index {verb}: {report.pages} pages in {report.seconds:.2f} s; files: {report.added} added, "
-        f"{report.changed} changed, {report.removed} removed, {len(report.skipped)} skipped"
+        summary.format(
+            pages=report.pages,
+            seconds=report.seconds,
+            added=report.added,
+            changed=report.changed,
+            removed=report.removed,
+            skipped=len(report.skipped),
+        )
     )
     if report.survey is not None:
         print_survey(report.survey, console)
     if report.skipped or report.warnings:
-        table = Table("file", "problem", title="files with problems", title_justify="left")
+        table = Table(_("file"), _("problem"), title=_("files with problems"), title_justify="left")
         for item in report.skipped:
-            table.add_row(item.path, f"skipped: {item.reason}")
+            table.add_row(item.path, _("skipped: {reason}").format(reason=item.reason))
         for item in report.warnings:
-            table.add_row(item.path, f"indexed: {item.reason}")
+            table.add_row(item.path, _("indexed: {reason}").format(reason=item.reason))
         console.print(table)
 
 
 def print_survey(survey: VaultSurvey, console: Console) -> None:
     """Per top folder: notes indexed, notes left out and why; then the warning, if any."""
-    table = Table("folder", "indexed", "left out", "why", title="notes per folder", title_justify="left")
+    table = Table(
+        _("folder"), _("indexed"), _("left out"), _("why"), title=_("notes per folder"), title_justify="left"
+    )
     for folder in survey.folders:
-        left_out = sum(count for _, count in folder.left_out)
+        left_out = sum(count for _reason, count in folder.left_out)
         why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
         table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
     console.print(table)
     if survey.warning:
-        console.print(f"warning: {survey.warning}")
+        console.print(_("warning: {warning}").format(warning=survey.warning))

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import openai
 
-from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground, question_language
+from bot.i18n import language_for_question
+from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -75,7 +76,7 @@ async def write_answer(
     if not model_configured(settings) or not passages:
         return None
     assert settings.llm_model is not None
-    messages = chat_messages(question, passages, question_language(question, settings.ui_language))
+    messages = chat_messages(question, passages, language_for_question(question, settings.ui_language))
     try:
         async with asyncio.timeout(settings.llm_timeout), model_client(settings) as client:
             request = _Request(client, settings.llm_model, messages, model_headers(settings), len(passages))

@@ -13,6 +13,8 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
+from bot.i18n import ngettext
+
 if TYPE_CHECKING:
     from bot.replies import Reply
 
@@ -91,7 +93,10 @@ def _element_label(element: dict) -> str:
     placeholder = element.get("placeholder")
     options = element.get("options", ())
     label = _plain(placeholder) if placeholder else element.get("type", "")
-    return f"[{label} ▾ {len(options)} options]" if options else f"[{label}]"
+    if not options:
+        return f"[{label}]"
+    choices = ngettext("{count} option", "{count} options", len(options)).format(count=len(options))
+    return f"[{label} ▾ {choices}]"
 
 
 def _plain(obj: dict | str) -> str:

@@ -10,6 +10,7 @@ from datetime import date
 from bot.blocks.digest import digest_messages
 from bot.digest.days import day_digest, fresh_digest, yesterday
 from bot.digest.posting import post_until_settled
+from bot.i18n import _, ngettext
 from bot.indexing import open_wiki
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
@@ -45,9 +46,12 @@ async def digest_command(settings: Settings, day: date | None, *, dry_run: bool,
     if as_json:
         print_json(digest_json(outcome.digest or await asyncio.to_thread(day_digest, settings, wiki, day)))
     for channel in outcome.channels:
-        line = f"digest {outcome.day} {channel.channel}: {channel.status}"
+        line = _("digest {day} {channel}: {status}").format(
+            day=outcome.day, channel=channel.channel, status=channel.status
+        )
         if channel.messages:
-            line += f" ({len(channel.messages)} message(s))"
+            count = len(channel.messages)
+            line += " " + ngettext("({count} message)", "({count} messages)", count).format(count=count)
         elif channel.error:
             line += f": {channel.error}"
         print(line, file=sys.stderr if as_json or not channel.status.settled else sys.stdout)

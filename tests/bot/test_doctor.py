@@ -261,6 +261,7 @@ async def doctor(slack: FakeSlack, cwd: Path, *args: str, **env: str) -> tuple[i
             "SLACK_API_URL": slack.api_url,
             "DIGEST_CHANNEL": "C0DIGEST",
             "WIKI_DIR": str(write_vault(cwd / "vault", SMALL_VAULT)),
+            "UI_LANGUAGE": "en",
             **env,
         },
     )  # fmt: skip

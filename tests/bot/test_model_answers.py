@@ -73,7 +73,7 @@ async def test_a_mention_is_answered_at_once_then_rewritten_in_place(
     assert [b["text"]["text"][:3] for b in sources] == ["[1]", "[4]"]
     assert [b["accessory"]["text"]["text"] for b in sources] == ["Card", "Card"]
     (request,) = model.requests
-    assert request.stream and "Write the answer in Japanese" in request.system
+    assert request.stream and "Write the answer in English" in request.system  # UI_LANGUAGE=en
     assert f"Question: {QUESTION}" in request.user
 
 
@@ -257,6 +257,7 @@ def cli_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: Fake
     monkeypatch.setenv("LLM_BASE_URL", model.base_url)
     monkeypatch.setenv("LLM_MODEL", MODEL)
     monkeypatch.setenv("LLM_TIMEOUT", "2")
+    monkeypatch.setenv("UI_LANGUAGE", "en")
 
 
 async def ask_json(capsys: pytest.CaptureFixture[str], *words: str) -> dict:
