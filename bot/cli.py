@@ -100,8 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return COMMANDS[args.command](settings, args)
     except SettingsError as error:
         if args.command == "doctor":
-            from bot.doctor import Check
-            from bot.doctor_report import report_checks
+            from bot.doctor_report import Check, report_checks
 
             return report_checks([Check("settings", False, str(error))], args.json)
         err.print(f"sakuin: {error}")

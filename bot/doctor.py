@@ -8,6 +8,7 @@ C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a membe
 up to date, its generation); ``state store`` (reachable and writable); ``git remote`` (when
 WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set). Nothing printed ever holds a
 token, a password or a key. The names are identifiers; the details are in the UI language.
+The Slack checks are in bot/doctor_slack.py; the report's shape in bot/doctor_report.py.
 """
 
 from __future__ import annotations
@@ -16,19 +17,16 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-import aiohttp
 import openai
 import psycopg
-from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.doctor_report import Check, describe_error
+from bot.doctor_slack import check_app_token, check_bot_token, check_digest_channel, check_scopes
 from bot.git_sync import GitError, GitSync
-from bot.i18n import _, ngettext
+from bot.i18n import _
 from bot.llm import model_client, model_headers
-from bot.manifest import build_manifest
 from bot.slack_client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
 from config.credentials import redact_text, redact_url
@@ -43,16 +41,8 @@ STATE_CONNECT_TIMEOUT_S = 3
 """libpq's ``connect_timeout`` for the check's own first connection."""
 MAX_LISTED = 5
 """Skipped files (or models) named in a detail; the rest are counted."""
-SCOPES_HEADER = "x-oauth-scopes"
 
 BuildIndex = Callable[[Wiki], IndexReport]
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    ok: bool
-    detail: str
 
 
 async def run_checks(settings: Settings, *, build_index: BuildIndex | None = None) -> list[Check]:
@@ -91,7 +81,7 @@ def hide_secrets(check: Check, settings: Settings) -> Check:
     return Check(check.name, check.ok, detail)
 
 
-# -- settings and Slack -----------------------------------------------------------------------
+# -- settings (Slack's checks: bot/doctor_slack.py) -------------------------------------------
 
 
 def check_settings(settings: Settings) -> Check:
@@ -118,128 +108,6 @@ def check_settings(settings: Settings) -> Check:
         if needed is not None
     ]
     return Check("settings", True, _("valid; ready for {modes}").format(modes=_(" and ").join(modes)))
-
-
-async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[Check, set[str] | None]:
-    """``auth.test`` with the bot token; also returns the scopes Slack says it was granted."""
-    if settings.slack_bot_token is None:
-        return Check(
-            "bot token",
-            False,
-            _(
-                "SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token"
-                " (xoxb-…) from the app's OAuth & Permissions page"
-            ),
-        ), None
-    try:
-        response = await client.auth_test()
-    except SlackApiError as error:
-        return Check(
-            "bot token",
-            False,
-            _(
-                "Slack refused it ({error}): copy the Bot User OAuth Token (xoxb-…) again from"
-                " OAuth & Permissions, and reinstall the app if it was revoked"
-            ).format(error=_slack_error(error)),
-        ), None
-    except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        detail = _("Slack could not be reached at {url}: {error}").format(
-            url=settings.slack_api_url, error=_describe(error)
-        )
-        return Check("bot token", False, detail), None
-    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
-    granted = {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
-    detail = _("workspace {team} ({team_id}) as @{user} ({user_id})").format(
-        team=response.get("team"),
-        team_id=response.get("team_id"),
-        user=response.get("user"),
-        user_id=response.get("user_id"),
-    )
-    return Check("bot token", True, detail), granted
-
-
-async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:
-    assert settings.slack_app_token is not None
-    try:
-        await client.apps_connections_open(app_token=settings.slack_app_token.get_secret_value())
-    except SlackApiError as error:
-        return Check(
-            "app token",
-            False,
-            _(
-                "Slack refused it ({error}): create an app-level token with the connections:write"
-                " scope under Basic Information, put it in SLACK_APP_TOKEN (xapp-…), and enable"
-                " Socket Mode"
-            ).format(error=_slack_error(error)),
-        )
-    except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check("app token", False, unreachable(error))
-    return Check("app token", True, _("Socket Mode connections can be opened"))
-
-
-def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -> Check:
-    needed = build_manifest(settings, None)["oauth_config"]["scopes"]["bot"]
-    if not token_ok:
-        return Check("scopes", False, _("not checked: auth.test failed (see bot token)"))
-    if granted is None:
-        return Check(
-            "scopes", False, _("Slack did not say which scopes the token has (no x-oauth-scopes header)")
-        )
-    missing = [scope for scope in needed if scope not in granted]
-    if missing:
-        return Check(
-            "scopes",
-            False,
-            ngettext(
-                "missing {scopes}: add it under OAuth & Permissions → Bot Token Scopes (or paste"
-                " `sakuin manifest` into the app's manifest), then reinstall the app to the workspace",
-                "missing {scopes}: add them under OAuth & Permissions → Bot Token Scopes (or paste"
-                " `sakuin manifest` into the app's manifest), then reinstall the app to the workspace",
-                len(missing),
-            ).format(scopes=", ".join(missing)),
-        )
-    return Check(
-        "scopes", True, _("all {count} scopes of the manifest are granted").format(count=len(needed))
-    )
-
-
-async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: bool) -> Check:
-    name = f"digest channel {channel}"
-    if not token_ok:
-        return Check(name, False, _("not checked: auth.test failed (see bot token)"))
-    try:
-        response = await client.conversations_info(channel=channel)
-    except SlackApiError as error:
-        code = _slack_error(error)
-        if code == "channel_not_found":
-            return Check(
-                name,
-                False,
-                _(
-                    "no such channel, or a private one the bot is not in: DIGEST_CHANNEL takes"
-                    " channel ids (C0123ABCD: channel details → About), and a private channel needs"
-                    " /invite @sakuin first"
-                ),
-            )
-        if code == "missing_scope":
-            return Check(
-                name, False, _("cannot look at it: the token lacks channels:read / groups:read (see scopes)")
-            )
-        return Check(name, False, _("Slack refused to describe it ({code})").format(code=code))
-    except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check(name, False, unreachable(error))
-    info = response.get("channel") or {}
-    label = f"#{info['name']}" if info.get("name") else channel
-    if info.get("is_archived"):
-        return Check(
-            name,
-            False,
-            _("{channel} is archived: unarchive it or choose another channel").format(channel=label),
-        )
-    if not info.get("is_member"):
-        detail = _("the bot is not a member of {channel}: type /invite @sakuin in {channel}")
-        return Check(name, False, detail.format(channel=label))
-    return Check(name, True, _("{channel}; the bot is a member").format(channel=label))
 
 
 # -- vault, index, state ----------------------------------------------------------------------
@@ -374,7 +242,7 @@ def check_state_store(settings: Settings) -> Check:
             _(
                 "{error}: check STATE_DB (a writable file path, or a"
                 " postgresql://user:password@host:port/db URL the bot can reach)"
-            ).format(error=_describe(error)),
+            ).format(error=describe_error(error)),
         )
     return Check("state store", True, _("{store}: reachable and writable").format(store=label))
 
@@ -440,7 +308,7 @@ async def check_llm_endpoint(settings: Settings) -> Check:
             "LLM endpoint",
             False,
             _("{where} failed: {error}: check LLM_BASE_URL (it ends in /v1)").format(
-                where=where, error=_describe(error)
+                where=where, error=describe_error(error)
             ),
         )
     finally:
@@ -460,17 +328,3 @@ async def check_llm_endpoint(settings: Settings) -> Check:
         else ""
     )
     return Check("LLM endpoint", True, _("{url} answers").format(url=settings.llm_base_url) + among)
-
-
-def unreachable(error: BaseException) -> str:
-    return _("Slack could not be reached: {error}").format(error=_describe(error))
-
-
-def _slack_error(error: SlackApiError) -> str:
-    data = error.response.data if isinstance(error.response.data, dict) else {}
-    return str(data.get("error") or f"HTTP {error.response.status_code}")
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

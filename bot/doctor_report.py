@@ -1,10 +1,19 @@
-"""What ``sakuin doctor`` prints: a ✓/✗ line per check with what to do, or the JSON contract
-(product.md); its exit status: 0 when every check passes, else 1."""
+"""What ``sakuin doctor`` reports: each `Check` (its name, whether it passed, the detail with what
+to do), printed as a ✓/✗ line or in the JSON contract (product.md); its exit status: 0 when every
+check passes, else 1."""
 
 from __future__ import annotations
 
-from bot.doctor import Check
+from dataclasses import dataclass
+
 from bot.terminal import out, print_json
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
 
 
 def doctor_json(checks: list[Check]) -> dict:
@@ -19,3 +28,9 @@ def report_checks(checks: list[Check], as_json: bool) -> int:
         for check in checks:
             out.print(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
     return 0 if all(check.ok for check in checks) else 1
+
+
+def describe_error(error: BaseException) -> str:
+    """An error in one line for a detail: its type and the first line of its message."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.doctor import Check, run_checks
+from bot.doctor import run_checks
+from bot.doctor_report import Check
 from bot.llm import LEFT_OUT_HEADERS
 from bot.manifest import build_manifest
 from bot.state.store import POSTGRES_MIGRATIONS
