@@ -39,7 +39,8 @@ from rich.table import Table
 
 from bench.generate import DEFAULT_SEED, generate
 from bench.measure import REPO, percentile, tree_rss
-from bot.app import FAILURE
+from bot.app import failure_reply
+from bot.i18n import LANGUAGES, use_language
 from config.settings import Settings
 from tests.bot.fake_slack import FakeSlack, SlackSender, mention_event
 
@@ -57,6 +58,18 @@ MIX = ("entity", "entity", "entity", "entity", "wiki", "wiki", "wiki", "mention"
 FIRST_TS = 1_800_000_000
 WARM_TS = "1700000000.000100"
 Log = Callable[[str], None]
+
+
+def _failure_texts() -> frozenset[str]:
+    """The apology's text in every UI language (the server answers in the asker's)."""
+    texts = set()
+    for language in LANGUAGES:
+        with use_language(language):
+            texts.add(failure_reply().text)
+    return frozenset(texts)
+
+
+FAILURE_TEXTS = _failure_texts()
 
 
 @dataclass(frozen=True)
@@ -153,11 +166,11 @@ class Answer:
 def answers(slack: FakeSlack) -> Iterator[Answer]:
     """Every answer the fake Slack received, by request name (response_url name or thread ts)."""
     for post in slack.responses:
-        yield Answer(post.name, post.at, post.body.get("text") == FAILURE.text)
+        yield Answer(post.name, post.at, post.body.get("text") in FAILURE_TEXTS)
     for method in ("chat.postMessage", "chat.postEphemeral"):
         for call in slack.calls_to(method):
             name = call.args.get("thread_ts") or call.args.get("ts") or ""
-            yield Answer(str(name), call.at, call.args.get("text") == FAILURE.text)
+            yield Answer(str(name), call.at, call.args.get("text") in FAILURE_TEXTS)
 
 
 async def wait_for_answers(slack: FakeSlack, names: set[str], timeout_s: float, settle_s: float) -> None:

@@ -5,9 +5,9 @@ signature, authorization, the app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
-3. hand the listeners the wiki, the settings, the state store and the conversations (answering
-   in threads, following them, feedback) as the ``wiki``, ``settings``, ``state`` and
-   ``conversations`` arguments.
+3. hand the listeners the wiki, the settings, the state store, the conversations (answering in
+   threads, following them, feedback) and each user's UI language as the ``wiki``, ``settings``,
+   ``state``, ``conversations`` and ``languages`` arguments (`bot.user_locale.UserLanguages`).
 
 Each event is answered once whatever Slack retries; that claim is made after the event is
 acknowledged (`bot.listeners.events.once`).
@@ -29,17 +29,18 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.blocks.notices import failure_blocks
 from bot.conversation import Conversations
 from bot.delivery import respond_privately
+from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
+from bot.mrkdwn import strip_mention
 from bot.replies import Reply
 from bot.state.store import AsyncStateStore
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
 
 Next = Callable[[], Awaitable[None]]
-FAILURE = Reply("Sorry, something went wrong while answering.", tuple(failure_blocks()))
-OTHER_TEAM_TEXT = "Sorry, sakuin is not available in this workspace."
 
 
 def create_app(settings: Settings, wiki: Wiki, state: AsyncStateStore, client: AsyncWebClient) -> AsyncApp:
@@ -57,7 +58,7 @@ def create_app(settings: Settings, wiki: Wiki, state: AsyncStateStore, client: A
     )
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
-    app.use(_provide(settings, wiki, state))
+    app.use(_provide(settings, wiki, state, UserLanguages(settings.ui_language)))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -75,7 +76,8 @@ def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltRespo
             settings.slack_team_id,
         )
         if body.get("command"):
-            return BoltResponse(status=200, body=OTHER_TEAM_TEXT)
+            with use_language(language_for_locale(None, settings.ui_language)):
+                return BoltResponse(status=200, body=_("Sorry, sakuin is not available in this workspace."))
         return BoltResponse(status=200, body="")
 
     return refuse_other_teams
@@ -106,7 +108,9 @@ async def _ignore_bots(context: AsyncBoltContext, body: dict, next: Next) -> Bol
     return None
 
 
-def _provide(settings: Settings, wiki: Wiki, state: AsyncStateStore) -> Callable[..., Awaitable[None]]:
+def _provide(
+    settings: Settings, wiki: Wiki, state: AsyncStateStore, languages: UserLanguages
+) -> Callable[..., Awaitable[None]]:
     conversations = Conversations(wiki, settings, state)
 
     async def provide(context: AsyncBoltContext, next: Next) -> None:
@@ -114,6 +118,7 @@ def _provide(settings: Settings, wiki: Wiki, state: AsyncStateStore) -> Callable
         context["settings"] = settings
         context["state"] = state
         context["conversations"] = conversations
+        context["languages"] = languages
         await next()
 
     return provide
@@ -133,14 +138,35 @@ async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) 
         exc_info=error,
     )
     try:
-        await _apologise(context, event, channel)
+        with use_language(apology_language(context, event)):
+            await _apologise(context, event, channel)
     except Exception as apology_error:  # the user cannot be told; the log above is what is left
         log.error("could not tell the user about the failure: %s", apology_error)
 
 
+def failure_reply() -> Reply:
+    return Reply(_("Sorry, something went wrong while answering."), tuple(failure_blocks()))
+
+
+def apology_language(context: AsyncBoltContext, event: dict[str, Any]) -> Language:
+    """The language of the question that failed, or of the user who clicked or typed a command.
+
+    No Slack call here: the user's cached language, else the fallback.
+    """
+    settings: Settings | None = context.get("settings")
+    ui_language = settings.ui_language if settings is not None else "auto"
+    if event.get("type") in ("app_mention", "message") and event.get("text"):
+        return language_for_question(strip_mention(event["text"], context.bot_user_id), ui_language)
+    languages: UserLanguages | None = context.get("languages")
+    if languages is None:
+        return language_for_locale(None, ui_language)
+    return languages.cached(context.user_id)
+
+
 async def _apologise(context: AsyncBoltContext, event: dict[str, Any], channel: str | None) -> None:
+    failure = failure_reply()
     if context.respond is not None and context.respond.response_url:
-        await respond_privately(context.respond, FAILURE)
+        await respond_privately(context.respond, failure)
         return
     user = event.get("user")
     if not channel or event.get("type") not in ("app_mention", "message"):
@@ -148,11 +174,11 @@ async def _apologise(context: AsyncBoltContext, event: dict[str, Any], channel: 
     thread_ts = event.get("thread_ts") or event.get("ts")
     if channel.startswith("D"):
         await context.client.chat_postMessage(
-            channel=channel, thread_ts=event.get("thread_ts"), text=FAILURE.text, blocks=list(FAILURE.blocks)
+            channel=channel, thread_ts=event.get("thread_ts"), text=failure.text, blocks=list(failure.blocks)
         )
     elif user:
         await context.client.chat_postEphemeral(
-            channel=channel, user=user, thread_ts=thread_ts, text=FAILURE.text, blocks=list(FAILURE.blocks)
+            channel=channel, user=user, thread_ts=thread_ts, text=failure.text, blocks=list(failure.blocks)
         )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import N_, _
 from bot.mrkdwn import escape
 from config.settings import Settings
 from index.model import DigestItem, PageRef
@@ -18,14 +19,15 @@ MAX_PROMPTS = 4
 MAX_PROMPT_TITLE = 75
 MAX_TITLE = 80
 
-PROMPTS_TITLE = "Ask the research wiki"
-STATUS = "Searching the wiki…"
-NEW_SOURCE_TITLE = "New: {title}"
-NEW_SOURCE_MESSAGE = "What is {title} about?"
-ENTITY_TITLE = "About {name}"
-ENTITY_MESSAGE = "What does the wiki say about {name}?"
-HELP_TITLE = "What can sakuin do?"
-HELP_MESSAGE = "help"
+PROMPTS_TITLE = N_("Ask the research wiki")
+STATUS = N_("Searching the wiki…")
+NEW_SOURCE_TITLE = N_("New: {title}")
+NEW_SOURCE_MESSAGE = N_("What is {title} about?")
+ENTITY_TITLE = N_("About {name}")
+ENTITY_MESSAGE = N_("What does the wiki say about {name}?")
+HELP_TITLE = N_("What can sakuin do?")
+HELP_MESSAGE = N_("help")
+"""Sent as the user's message when the prompt is clicked: a help word of `bot.replies` in each language."""
 
 
 def suggested_prompts(wiki: Wiki, settings: Settings) -> list[dict[str, str]]:
@@ -52,7 +54,7 @@ def build_prompts(
     if len(recent) > 1:
         prompts.append(_prompt(NEW_SOURCE_TITLE, NEW_SOURCE_MESSAGE, title=recent[1].title))
     if not prompts:
-        prompts.append({"title": HELP_TITLE, "message": HELP_MESSAGE})
+        prompts.append({"title": _(HELP_TITLE), "message": _(HELP_MESSAGE)})
     return prompts[:MAX_PROMPTS]
 
 
@@ -63,8 +65,8 @@ def thread_title(question: str) -> str:
 
 def _prompt(title: str, message: str, /, **values: str) -> dict[str, str]:
     return {
-        "title": _clip(title.format(**values), MAX_PROMPT_TITLE),
-        "message": escape(message.format(**values)),
+        "title": _clip(_(title).format(**values), MAX_PROMPT_TITLE),
+        "message": escape(_(message).format(**values)),
     }
 
 

@@ -24,6 +24,7 @@ from bot.blocks.answer import SUPPORTING
 from bot.blocks.elements import section
 from bot.blocks.feedback import STOPPED_TEXT, feedback_block, stop_row, with_controls
 from bot.blocks.reply import Reply
+from bot.i18n import _, language_for_question, use_language
 from bot.questions import post_answer
 from bot.replies import question_reply, reply_for_text
 from bot.state.store import AsyncStateStore
@@ -77,19 +78,23 @@ class Conversations:
         return self.settings.follow_up_hours * SECONDS_PER_HOUR
 
     async def answer(self, client: AsyncWebClient, place: Place, text: str) -> None:
-        """Answer ``text`` (plain text, Slack's escaping undone) at ``place``, then remember the thread."""
+        """Answer ``text`` (plain text, Slack's escaping undone) at ``place``, then remember the thread.
+
+        Every version of the answer and its controls are in the question's language (`bot.i18n`).
+        """
         followed = await self.followed(place)
         subject = followed.subject if followed else None
-        composed = await asyncio.to_thread(compose, text, self.wiki, self.settings, subject=subject)
-        await self.remember(composed.answered, place)
-        await post_answer(
-            client,
-            place.channel,
-            composed.reply,
-            self.settings,
-            thread_ts=place.thread_ts,
-            decorate=partial(with_answer_controls, composed.answered, place),
-        )
+        with use_language(language_for_question(text, self.settings.ui_language)):
+            composed = await asyncio.to_thread(compose, text, self.wiki, self.settings, subject=subject)
+            await self.remember(composed.answered, place)
+            await post_answer(
+                client,
+                place.channel,
+                composed.reply,
+                self.settings,
+                thread_ts=place.thread_ts,
+                decorate=partial(with_answer_controls, composed.answered, place),
+            )
 
     async def followed(self, place: Place) -> FollowedThread | None:
         if place.thread_ts is None:
@@ -110,10 +115,12 @@ class Conversations:
         await self.state.touch_thread(channel, thread_ts, self.follow_s)
 
     async def stop(self, client: AsyncWebClient, channel: str, thread_ts: str) -> None:
-        """Stop following the thread and say so in it (once: a second "stop" finds nothing to stop)."""
+        """Stop following the thread and say so in it (once: a second "stop" finds nothing to stop),
+        in the language the caller set."""
         if await self.state.forget_thread(channel, thread_ts):
+            text = _(STOPPED_TEXT)
             await client.chat_postMessage(
-                channel=channel, thread_ts=thread_ts, text=STOPPED_TEXT, blocks=[section(STOPPED_TEXT)]
+                channel=channel, thread_ts=thread_ts, text=text, blocks=[section(text)]
             )
 
 

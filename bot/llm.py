@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import openai
 
-from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground, question_language
+from bot.i18n import language_for_question
+from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -75,10 +76,10 @@ async def write_answer(
     if not model_configured(settings) or not passages:
         return None
     assert settings.llm_model is not None
-    messages = chat_messages(question, passages, question_language(question, settings.ui_language))
+    messages = chat_messages(question, passages, language_for_question(question, settings.ui_language))
     try:
-        async with asyncio.timeout(settings.llm_timeout), _client(settings) as client:
-            request = _Request(client, settings.llm_model, messages, _headers(settings), len(passages))
+        async with asyncio.timeout(settings.llm_timeout), model_client(settings) as client:
+            request = _Request(client, settings.llm_model, messages, model_headers(settings), len(passages))
             answer, complete = await (request.stream(on_draft) if on_draft else request.complete())
     except TimeoutError:
         log.warning(
@@ -173,16 +174,19 @@ def _ended(finish_reason: str | None) -> bool:
     )
 
 
-def _client(settings: Settings) -> openai.AsyncOpenAI:
+def model_client(settings: Settings, *, max_retries: int = MAX_RETRIES) -> openai.AsyncOpenAI:
+    """The SDK's client for ``LLM_BASE_URL``; every request it sends carries `model_headers`."""
     return openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=_key(settings) or NO_KEY,
         timeout=settings.llm_timeout,
-        max_retries=MAX_RETRIES,
+        max_retries=max_retries,
     )
 
 
-def _headers(settings: Settings) -> dict[str, object]:
+def model_headers(settings: Settings) -> dict[str, object]:
+    """The ``extra_headers`` of every request: `LEFT_OUT_HEADERS` omitted, and Authorization too
+    when there is no key."""
     headers: dict[str, object] = {name: openai.Omit() for name in LEFT_OUT_HEADERS}
     if not _key(settings):
         headers["Authorization"] = openai.Omit()

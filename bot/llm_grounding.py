@@ -23,7 +23,6 @@ MAX_PASSAGE_CHARS = 1500
 LANGUAGE_NAMES = {"ja": "Japanese", "en": "English"}
 NOT_IN_THE_WIKI = {"ja": "wiki には書かれていません。", "en": "The wiki does not say."}
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 _MARKER = r"[\[［【]\s*\d{1,3}(?:\s*[,，、]\s*\d{1,3})*\s*[\]］】]"
 _CITATION = re.compile(_MARKER)
 _NUMBER = re.compile(r"\d{1,3}")
@@ -77,14 +76,6 @@ def passages_from(answer: Answer) -> tuple[NumberedPassage, ...]:
         NumberedPassage(number, p.path, p.title, p.section, _clipped(p.text), p.url)
         for number, p in enumerate(passages, start=1)
     )
-
-
-def question_language(question: str, ui_language: str = "auto") -> str:
-    """``ja`` or ``en``: ``UI_LANGUAGE`` when it names one, else Japanese when the question holds
-    kana or kanji (``Minder を開発したのはどこ?``), English otherwise."""
-    if ui_language in LANGUAGE_NAMES:
-        return ui_language
-    return "ja" if _CJK.search(question) else "en"
 
 
 def chat_messages(

@@ -14,7 +14,8 @@ since 3.37) are not used: a stream is a new message, so the answer would be post
 the text as it arrives, before its citations can be checked; and it only works in a thread.
 ``chat.update`` works in every workspace, in threads and channels alike.
 
-`/entity` cards and `/wiki` results never come here: they are the wiki's own words.
+`/entity` cards and `/wiki` results never come here: they are the wiki's own words. The model's
+answer and its labels are in the question's language, as the extractive answer is (`bot.i18n`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.written import draft_blocks, written_blocks, written_text
 from bot.delivery import post_reply
+from bot.i18n import language_for_question, use_language
 from bot.llm import WrittenAnswer, model_configured, write_answer
 from bot.llm_grounding import Grounding, NumberedPassage, Sentence, passages_from
 from bot.replies import Reply
@@ -85,9 +87,11 @@ async def rewrite_in_place(
     passages = passages_of(posted)
     if not passages or not model_configured(settings) or posted.answer is None:
         return
-    message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "", decorate)
-    written = await write_answer(settings, posted.answer.question, passages, on_draft=message.draft)
-    await message.finish(written)
+    question = posted.answer.question
+    with use_language(language_for_question(question, settings.ui_language)):
+        message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "", decorate)
+        written = await write_answer(settings, question, passages, on_draft=message.draft)
+        await message.finish(written)
 
 
 async def final_reply(reply: Reply, settings: Settings) -> Reply:
@@ -95,8 +99,10 @@ async def final_reply(reply: Reply, settings: Settings) -> Reply:
     passages = passages_of(reply)
     if not passages or not model_configured(settings) or reply.answer is None:
         return reply
-    written = await write_answer(settings, reply.answer.question, passages)
-    return reply if written is None else written_reply(written)
+    question = reply.answer.question
+    with use_language(language_for_question(question, settings.ui_language)):
+        written = await write_answer(settings, question, passages)
+        return reply if written is None else written_reply(written)
 
 
 def passages_of(reply: Reply) -> tuple[NumberedPassage, ...]:
@@ -139,8 +145,9 @@ class _InPlace:
         await self._update(Reply(written_text(grounding), tuple(blocks)))
 
     async def finish(self, written: WrittenAnswer | None) -> None:
-        if written is not None:
-            await self._update(written_reply(written))
+        """Show the final answer; without one (or when Slack refuses it) a draft on screen gives
+        way to the extractive answer again, never staying as "`model` is writing an answer…"."""
+        if written is not None and await self._update(written_reply(written)):
             log.info(
                 "model answer in %s %s: %s sentences citing %s",
                 self.channel,
@@ -151,7 +158,8 @@ class _InPlace:
         elif self.shown:
             await self._update(self.extractive)
 
-    async def _update(self, version: Reply) -> None:
+    async def _update(self, version: Reply) -> bool:
+        """Whether Slack applied the update."""
         self.updated_at = time.monotonic()
         reply = self.decorate(version)
         try:
@@ -159,5 +167,6 @@ class _InPlace:
                 channel=self.channel, ts=self.ts, text=reply.text, blocks=list(reply.blocks)
             )
         except (SlackClientError, aiohttp.ClientError, TimeoutError) as error:
-            # The answer the user has stays as it is; nothing else can be done about it.
             log.warning("could not update answer %s in %s: %s", self.ts, self.channel, error)
+            return False
+        return True

@@ -1,20 +1,33 @@
-"""Block Kit in a terminal: `sakuin ask` and `sakuin shell` print what Slack would show."""
+"""The terminal of the command line: its two consoles, JSON as the contracts print it, and Block
+Kit rendered as Slack would show it (`sakuin ask`, `sakuin shell`, `sakuin digest --dry-run`)."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from bot.replies import Reply
+from bot.i18n import ngettext
+
+if TYPE_CHECKING:
+    from bot.replies import Reply
+
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+out = Console(highlight=False, soft_wrap=True, markup=False)
 
 _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>|<([^<>|]+)>")
 _BOLD = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])")
 _ITALIC = re.compile(r"(?<![\w_])_(?!\s)([^_\n]+?)(?<!\s)_(?![\w_])")
+
+
+def print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def render_reply(reply: Reply, console: Console) -> None:
@@ -80,7 +93,10 @@ def _element_label(element: dict) -> str:
     placeholder = element.get("placeholder")
     options = element.get("options", ())
     label = _plain(placeholder) if placeholder else element.get("type", "")
-    return f"[{label} ▾ {len(options)} options]" if options else f"[{label}]"
+    if not options:
+        return f"[{label}]"
+    choices = ngettext("{count} option", "{count} options", len(options)).format(count=len(options))
+    return f"[{label} ▾ {choices}]"
 
 
 def _plain(obj: dict | str) -> str:

@@ -58,6 +58,7 @@ class Wiki:
         self._write_lock = threading.Lock()
         self._building = False
         self._last_error: str | None = None
+        self._token_map: tuple[LiveGeneration, dict[str, str]] | None = None
 
     @classmethod
     def open(cls, wiki_dir: Path, index_dir: Path, base_url: str | None = None) -> Wiki:
@@ -186,7 +187,7 @@ class Wiki:
 
     def page_for_token(self, token: str) -> str | None:
         """The path of the page whose `path_token` is ``token``, or None."""
-        return next((path for path in self._current().catalog.pages if path_token(path) == token), None)
+        return self._tokens(self._current()).get(token)
 
     def survey(self) -> VaultSurvey:
         """Per top folder of the vault, the notes indexed and those left out, and why (``sakuin
@@ -245,6 +246,15 @@ class Wiki:
     def _candidate(self, hit: NameHit) -> Candidate:
         page = hit.page
         return Candidate(page.path, page.title, page.type, hit.score, self._url_for(page.path), hit.name)
+
+    def _tokens(self, live: LiveGeneration) -> dict[str, str]:
+        """`path_token` → path for ``live``'s pages, hashed once per state (not on every click).
+        Each update publishes a new state with its own catalog, so the map never goes stale."""
+        tokens = self._token_map
+        if tokens is None or tokens[0] is not live:
+            tokens = (live, {path_token(path): path for path in live.catalog.pages})
+            self._token_map = tokens  # one assignment: a reader on another thread sees either map
+        return tokens[1]
 
     def _current(self) -> LiveGeneration:
         """The state to answer from; raises `IndexNotReady` when there is none."""

@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.blocks.buttons import open_page_button, open_pages_row
-from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, section
+from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, more_text, section
+from bot.blocks.page_types import type_label
 from bot.blocks.rich_text import linked, marked, rich_text, run
 from bot.blocks.search import CARD_BUTTON, echo, hit_blocks
+from bot.i18n import _
 from bot.mrkdwn import bold, escape, escape_clipped, link
 from index.model import Answer, AnswerSentence, Card, Fact, Hit
 
@@ -36,14 +38,18 @@ def answer_blocks(answer: Answer, subject: Card | None = None) -> list[dict]:
     elif answer.pages:
         blocks = [
             section(
-                f"I found no sentence in the wiki that answers {echo(answer.question)}. The closest pages:"
+                _("I found no sentence in the wiki that answers {question}. The closest pages:").format(
+                    question=echo(answer.question)
+                )
             ),
             *hit_blocks(answer.pages[:SUPPORTING]),
         ]
     else:
         blocks = [
-            section(f"I could not find anything in the wiki about {echo(answer.question)}."),
-            context("Try other words, or look a name up with `/entity`."),
+            section(
+                _("I could not find anything in the wiki about {query}.").format(query=echo(answer.question))
+            ),
+            context(_("Try other words, or look a name up with `/entity`.")),
         ]
     if subject is not None:
         blocks.append(subject_line(subject))
@@ -61,10 +67,10 @@ def answered_blocks(answer: Answer) -> list[dict]:
     cited = list(dict.fromkeys(s.path for s in sentences))
     unlinked = unlinked_pages(answer.fact, sentences)
     if unlinked:
-        blocks.append(open_pages_row(unlinked, "Open a page"))
+        blocks.append(open_pages_row(unlinked, _("Open a page")))
     supporting = [hit for hit in answer.pages if hit.path not in cited][:SUPPORTING]
     if supporting:
-        blocks.append(context("Also in the wiki"))
+        blocks.append(context(_("Also in the wiki")))
         blocks += hit_blocks(supporting)
     return blocks
 
@@ -98,7 +104,7 @@ def fact_line(fact: Fact, language: str) -> list[dict]:
             targets.append(run(" · "))
         targets.append(linked(target.url, target.name, bold=True))
     if len(fact.targets) > MAX_TARGETS_SHOWN:
-        targets.append(run(f" · +{len(fact.targets) - MAX_TARGETS_SHOWN} more"))
+        targets.append(run(" · " + more_text(len(fact.targets) - MAX_TARGETS_SHOWN)))
     subject = linked(fact.subject.url, fact.subject.name)
     if fact.inverse:
         relation = [run(f" — {fact.label}: "), subject]
@@ -121,10 +127,10 @@ def subject_line(card: Card) -> dict:
     """The page the question is about, in one line: title, kind, summary; its card one click away."""
     title = bold(link(card.url, card.title) if card.url else escape(card.title))
     summary = card.summary.strip().splitlines()[0] if card.summary.strip() else ""
-    parts = [title, escape(card.entity_type or card.type)]
+    parts = [title, escape(type_label(card.entity_type or card.type))]
     if summary:
         parts.append(escape_clipped(summary, SUBJECT_SUMMARY_CHARS))
-    return section(" · ".join(parts), accessory=open_page_button(CARD_BUTTON, card.path, SUPPORTING + 1))
+    return section(" · ".join(parts), accessory=open_page_button(_(CARD_BUTTON), card.path, SUPPORTING + 1))
 
 
 def answer_text(answer: Answer) -> str:
@@ -137,9 +143,12 @@ def answer_text(answer: Answer) -> str:
         return escape_clipped(f"{first.text} — {first.title}", MAX_MESSAGE_TEXT)
     if answer.pages:
         return escape_clipped(
-            "No direct answer; closest: " + ", ".join(_titles(answer.pages)), MAX_MESSAGE_TEXT
+            _("No direct answer; closest: {titles}").format(titles=", ".join(_titles(answer.pages))),
+            MAX_MESSAGE_TEXT,
         )
-    return escape_clipped(f"Nothing in the wiki about {answer.question}", MAX_MESSAGE_TEXT)
+    return escape_clipped(
+        _("Nothing in the wiki about {query}").format(query=answer.question), MAX_MESSAGE_TEXT
+    )
 
 
 def _titles(hits: Sequence[Hit]) -> list[str]:

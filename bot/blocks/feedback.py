@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.blocks.elements import MAX_BLOCKS, MAX_BUTTON_VALUE, actions, button, fit_blocks, plain
+from bot.i18n import N_, _
 from bot.mrkdwn import escape, unescape
 
 FEEDBACK = "feedback"
@@ -21,12 +22,12 @@ STOP_FOLLOWING = "stop_following"
 FEEDBACK_BLOCK_ID = "feedback"
 FOLLOW_BLOCK_ID = "follow"
 
-HELPFUL = "Helpful"
-HELPFUL_LABEL = "This answer was helpful"
-NOT_HELPFUL = "Not helpful"
-NOT_HELPFUL_LABEL = "This answer was not helpful"
-STOP_LABEL = "Stop following this thread"
-STOPPED_TEXT = "OK, I have stopped answering in this thread. Mention me to ask again."
+HELPFUL = N_("Helpful")
+HELPFUL_LABEL = N_("This answer was helpful")
+NOT_HELPFUL = N_("Not helpful")
+NOT_HELPFUL_LABEL = N_("This answer was not helpful")
+STOP_LABEL = N_("Stop following this thread")
+STOPPED_TEXT = N_("OK, I have stopped answering in this thread. Mention me to ask again.")
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,8 @@ def feedback_block(question: str, pages: Sequence[str]) -> dict:
 
 def _feedback_button(text: str, label: str, vote: str, question: str, pages: Sequence[str]) -> dict:
     return {
-        "text": plain(text, 75),
-        "accessibility_label": label,
+        "text": plain(_(text), 75),
+        "accessibility_label": _(label),
         "value": feedback_value(vote, question, pages),
     }
 
@@ -103,7 +104,7 @@ def read_feedback_value(value: str) -> FeedbackValue | None:
 
 def stop_row(thread_ts: str) -> dict:
     """The "stop following" button of an answer in a followed thread."""
-    return actions([button(STOP_LABEL, STOP_FOLLOWING, thread_ts)], block_id=FOLLOW_BLOCK_ID)
+    return actions([button(_(STOP_LABEL), STOP_FOLLOWING, thread_ts)], block_id=FOLLOW_BLOCK_ID)
 
 
 def with_controls(blocks: Sequence[dict], controls: Sequence[dict]) -> list[dict]:

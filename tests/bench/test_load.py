@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from bench.load import MIX, Ack, Options, Request, parse_args, plan_requests, run_load, tally
-from bot.app import FAILURE
+from bot.app import failure_reply
+from bot.i18n import use_language
 from tests.bot.fake_slack import Call, FakeSlack, ResponsePost
 
 QUERIES = {
@@ -35,12 +36,14 @@ def test_answers_are_counted_per_request() -> None:
         Request("wiki", "q", "r5"),
     ]
     acks = [Ack(request.name, 200, 0.1 * number, 100.0) for number, request in enumerate(requests)]
+    with use_language("ja"):  # the apology counts as a failure in either language
+        japanese_apology = failure_reply().text
     slack = FakeSlack()
     slack.responses += [
         ResponsePost("r0", {"text": "ByteDance"}, 101.0),
         ResponsePost("r1", {"text": "hits"}, 102.0),
         ResponsePost("r1", {"text": "hits"}, 103.0),
-        ResponsePost("r5", {"text": FAILURE.text}, 101.5),
+        ResponsePost("r5", {"text": japanese_apology}, 101.5),
     ]
     slack.calls.append(
         Call("chat.postMessage", {"thread_ts": "1800000002.000100", "text": "answer"}, "xoxb", 200, 104.0)

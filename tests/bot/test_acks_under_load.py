@@ -9,16 +9,20 @@ ack until after the release, and the test would see it, on a fast machine as on 
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sqlite3
+import sys
 import threading
 import time
+import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.runtime import start_bot
 from bot.server import EVENTS_PATH, create_web_app, start_http
+from bot.state.store import STATE_WORKERS
 from index.model import Answer, SearchResult
 from index.wiki import Wiki
 from tests.bot.conftest import SIGNING_SECRET, bot_settings, running_bot
@@ -137,3 +141,42 @@ async def test_acks_come_while_another_process_holds_the_state_file(
 def digest_done(path: Path) -> bool:
     with sqlite3.connect(path) as db:
         return db.execute("SELECT count(*) FROM digest_runs WHERE status = 'done'").fetchone()[0] == 1
+
+
+def claims_waiting() -> int:
+    """Threads inside an event claim right now (blocked on the state file's lock)."""
+    return sum(
+        any(
+            frame.f_code.co_name == "claim_event" and frame.f_code.co_filename.endswith("events.py")
+            for frame, _ in traceback.walk_stack(top)
+        )
+        for top in sys._current_frames().values()
+    )
+
+
+async def test_lookups_and_healthz_answer_while_events_wait_on_the_state_file(
+    tmp_path: Path, fake_slack: FakeSlack, wiki: Wiki
+):
+    """Event claims waiting for a locked state file (30 s of busy timeout each) must not take the
+    threads lookups and ``/healthz`` run on: more of them than asyncio's default pool holds."""
+    default_pool = min(32, (os.cpu_count() or 1) + 4)  # ThreadPoolExecutor's default size
+    waiting = max(8, default_pool + 2)
+    async with running_bot(tmp_path, fake_slack, wiki) as bot, locked(bot.settings.state_db) as hold:
+        for n in range(waiting):
+            await acked(bot.sender.event(direct_message(f"Minder とは {n}", ts=f"1700000300.{n:06d}")))
+        await eventually(
+            lambda: claims_waiting() >= min(waiting, STATE_WORKERS), what="the claims to wait on the lock"
+        )
+        sent = await bot.sender.command("/entity", "ByteDance", response_url=fake_slack.response_url("card"))
+        assert sent.status == 200
+        (card,) = await fake_slack.wait_for_responses("card", timeout=30)
+        status, health = await bot.get("/healthz")
+        healthy_at = time.monotonic()
+        assert hold.held_at(card.at), "a lookup waited for the events' claims"
+        assert hold.held_at(healthy_at), "/healthz waited for the events' claims"
+        assert claims_waiting() > 0 and fake_slack.calls_to("chat.postMessage") == []
+        hold.let_go()
+        posts = await fake_slack.wait_for_calls("chat.postMessage", waiting, timeout=60)
+    assert card.body["blocks"][0]["text"]["text"] == "ByteDance"
+    assert status == 200 and health["status"] == "ready"
+    assert {post.args["channel"] for post in posts} == {"D0ALICE"} and len(posts) == waiting

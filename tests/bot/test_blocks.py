@@ -212,7 +212,7 @@ def test_unresolved_lists_the_pages_that_mention_it():
     blocks = unresolved_blocks(Unresolved("Volcano Engine", mentions), (candidate(1, 60.0),))
     assert_valid_blocks(blocks)
     text = message_text(blocks)
-    assert "*Volcano Engine* has no page yet. Mentioned in 3 page(s)" in text
+    assert "*Volcano Engine* has no page yet. Mentioned in 3 pages:" in text
     assert "Page 2" in text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from urllib.parse import urlencode
 
@@ -119,6 +120,53 @@ async def test_never_answers_itself_other_bots_or_edits(bot, event):
     sent = await bot.sender.event(event)
     assert sent.status == 200
     await nothing_posted(bot)
+
+
+def claimed(bot) -> list[str]:
+    """The event ids the state store holds claims for."""
+    with sqlite3.connect(bot.settings.state_db) as db:
+        return sorted(row[0] for row in db.execute("SELECT event_id FROM seen_events"))
+
+
+@pytest.mark.parametrize(
+    ("event", "overrides"),
+    [
+        (direct_message("edited", subtype="message_changed"), {}),
+        (direct_message("", subtype="message_deleted"), {}),
+        (direct_message("I am another bot", bot_id="B0OTHER", subtype="bot_message"), {}),
+        (direct_message("joined", subtype="channel_join"), {}),
+        (mention_event("in a DM", channel=DM_CHANNEL_ID), {}),
+        (direct_message("chatter", channel_type="channel", channel=CHANNEL_ID), {}),
+        ({"type": "app_home_opened", "user": USER_ID, "channel": "D0HOME", "tab": "messages"}, {}),
+        ({"type": "app_home_opened", "user": USER_ID, "channel": "D0HOME", "tab": "about"}, {}),
+        (
+            {"type": "link_shared", "channel": CHANNEL_ID, "message_ts": "1.2", "links": [{"url": "x"}]},
+            {"wiki_base_url": None},
+        ),
+    ],
+    ids=[
+        "dm-edit",
+        "dm-deletion",
+        "dm-bot",
+        "dm-join",
+        "mention-in-dm",
+        "channel-chatter",
+        "messages-tab",
+        "about-tab",
+        "link-without-base-url",
+    ],
+)
+async def test_an_event_the_bot_ignores_is_not_claimed(tmp_path, fake_slack, linked_wiki, event, overrides):
+    """The listener's own filter runs before the claim: an ignored event costs no write to the
+    state store (and an outage of the store nothing to apologise for)."""
+    settings = {"wiki_base_url": "https://wiki.example.com/", **overrides}
+    async with running_bot(tmp_path, fake_slack, linked_wiki, **settings) as bot:
+        sent = await bot.sender.event(event, event_id="Ev0IGNORED")
+        assert sent.status == 200
+        await bot.sender.event(direct_message("Minder とは"), event_id="Ev0ANSWERED")
+        await posted(bot)
+        assert claimed(bot) == ["Ev0ANSWERED"]
+    assert fake_slack.calls_to("chat.postEphemeral") == [] and fake_slack.calls_to("views.publish") == []
 
 
 async def test_mentions_only_in_allowed_channels(tmp_path, fake_slack, linked_wiki):

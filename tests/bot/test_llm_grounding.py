@@ -11,7 +11,6 @@ from bot.llm_grounding import (
     chat_messages,
     ground,
     passages_from,
-    question_language,
 )
 from index.model import Answer, Passage
 
@@ -92,21 +91,6 @@ def test_only_sentences_citing_a_sent_passage_are_kept(answer, kept, cited, drop
 )
 def test_a_streaming_answer_keeps_only_its_finished_sentences(partial: str, kept: list[str]) -> None:
     assert [sentence.text for sentence in ground(partial, 2, complete=False).sentences] == kept
-
-
-@pytest.mark.parametrize(
-    ("question", "ui_language", "language"),
-    [
-        ("Minder を開発したのはどこ?", "auto", "ja"),
-        ("字节跳动", "auto", "ja"),
-        ("ｍｉｎｄｅｒ とは", "auto", "ja"),
-        ("which system diagnoses CCL hangs?", "auto", "en"),
-        ("Who built Minder?", "ja", "ja"),
-        ("Minder を開発したのはどこ?", "en", "en"),
-    ],
-)
-def test_the_answer_is_asked_for_in_the_question_language(question, ui_language, language) -> None:
-    assert question_language(question, ui_language) == language
 
 
 @pytest.mark.parametrize(("language", "name"), [("ja", "Japanese"), ("en", "English")])

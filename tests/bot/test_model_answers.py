@@ -73,7 +73,7 @@ async def test_a_mention_is_answered_at_once_then_rewritten_in_place(
     assert [b["text"]["text"][:3] for b in sources] == ["[1]", "[4]"]
     assert [b["accessory"]["text"]["text"] for b in sources] == ["Card", "Card"]
     (request,) = model.requests
-    assert request.stream and "Write the answer in Japanese" in request.system
+    assert request.stream and "Write the answer in English" in request.system  # UI_LANGUAGE=en
     assert f"Question: {QUESTION}" in request.user
 
 
@@ -152,6 +152,28 @@ async def test_a_stream_cut_after_a_draft_puts_the_extractive_answer_back(
     assert "is writing an answer" in message_text(draft.args["blocks"])
     assert restored.args["blocks"] == post.args["blocks"] and restored.args["text"] == post.args["text"]
     assert "APIConnectionError" in caplog.text
+
+
+async def test_a_final_update_refused_after_a_draft_puts_the_extractive_answer_back(
+    tmp_path, fake_slack, linked_wiki, model, caplog
+):
+    first = "Minder は ByteDance が開発した [1]。"
+    model.reply(first + "二つ目の主張 [4]。", hold_at=len(first) + 1)
+    with caplog.at_level(logging.WARNING):
+        async with running_bot(tmp_path, fake_slack, linked_wiki, **llm_settings(model)) as bot:
+            await bot.sender.event(mention_event(QUESTION))
+            (draft,) = await fake_slack.wait_for_calls("chat.update")
+            fake_slack.fail("chat.update", status=400)  # the final update, after the draft went through
+            model.release()
+            await fake_slack.wait_for_calls("chat.update", 2)
+            await asyncio.sleep(QUIET_S)
+    (post,) = fake_slack.calls_to("chat.postMessage")
+    refused = fake_slack.calls_to("chat.update", answered=False)[1]
+    assert refused.status == 400 and "written by" in message_text(refused.args["blocks"])
+    _, restored = fake_slack.calls_to("chat.update")
+    assert restored.args["blocks"] == post.args["blocks"] and restored.args["text"] == post.args["text"]
+    assert "is writing an answer" not in message_text(fake_slack.message(draft.args["ts"])["blocks"])
+    assert "could not update answer" in caplog.text
 
 
 async def test_429_is_waited_out_within_the_timeout(tmp_path, fake_slack, linked_wiki, model):
@@ -235,6 +257,7 @@ def cli_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: Fake
     monkeypatch.setenv("LLM_BASE_URL", model.base_url)
     monkeypatch.setenv("LLM_MODEL", MODEL)
     monkeypatch.setenv("LLM_TIMEOUT", "2")
+    monkeypatch.setenv("UI_LANGUAGE", "en")
 
 
 async def ask_json(capsys: pytest.CaptureFixture[str], *words: str) -> dict:

@@ -112,6 +112,30 @@ def test_a_path_token_names_its_page(published: Wiki) -> None:
     assert published.page_for_token(path_token(E + "Nobody.md")) is None
 
 
+def test_path_tokens_are_hashed_once_per_index_state(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    hashed: list[str] = []
+
+    def counted(path: str) -> str:
+        hashed.append(path)
+        return path_token(path)
+
+    monkeypatch.setattr(index.wiki, "path_token", counted)
+    pages = len(wiki.pages())
+    for _ in range(3):
+        assert wiki.page_for_token(path_token(E + "Minder.md")) == E + "Minder.md"
+    assert len(hashed) == pages  # the first click hashed every path; the others none
+
+    write_vault(vault, {E + "Kite Labs.md": entity("Kite Labs")})
+    wiki.update()
+    assert wiki.page_for_token(path_token(E + "Kite Labs.md")) == E + "Kite Labs.md"  # a new state
+    assert len(hashed) == 2 * pages + 1
+
+
 def test_the_survey_counts_pages_the_index_could_not_read(tmp_path: Path) -> None:
     vault = write_vault(tmp_path / "vault", {E + "A.md": "# A\n", E + "Empty.md": "", "wiki/log.md": ""})
     wiki = Wiki.open(vault, tmp_path / "index")

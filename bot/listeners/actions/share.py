@@ -1,4 +1,5 @@
-"""Share to channel: post a private answer for everyone, then remove the private copy."""
+"""Share to channel: post a private answer for everyone (in the sharer's language), then remove the
+private copy."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import re
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.elements import context
 from bot.delivery import delete_original, respond_publicly
+from bot.i18n import _, use_language
 from bot.replies import Reply, shared_reply
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -18,11 +22,20 @@ USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
 
 async def handle_share(
-    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki, settings: Settings
+    ack: AsyncAck,
+    action: dict,
+    body: dict,
+    respond: AsyncRespond,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    settings: Settings,
+    languages: UserLanguages,
 ) -> None:
     await ack()
-    reply = await asyncio.to_thread(shared_reply, action.get("value") or "", wiki, settings)
-    await respond_publicly(respond, with_sharer(reply, (body.get("user") or {}).get("id")))
+    user_id = (body.get("user") or {}).get("id")
+    with use_language(await languages.language(client, user_id)):
+        reply = await asyncio.to_thread(shared_reply, action.get("value") or "", wiki, settings)
+        await respond_publicly(respond, with_sharer(reply, user_id))
     if (body.get("container") or {}).get("is_ephemeral"):
         await delete_original(respond)
 
@@ -31,4 +44,4 @@ def with_sharer(reply: Reply, user_id: str | None) -> Reply:
     """Say who shared the answer (the one deliberate mention we build, from Slack's own user id)."""
     if not user_id or not USER_ID.match(user_id):
         return reply
-    return Reply(reply.text, (*reply.blocks, context(f"Shared by <@{user_id}>")))
+    return Reply(reply.text, (*reply.blocks, context(_("Shared by {user}").format(user=f"<@{user_id}>"))))

@@ -1,18 +1,28 @@
-"""A user opened a new assistant thread: offer prompts drawn from the wiki."""
+"""A user opened a new assistant thread: offer prompts drawn from the wiki, in the user's language."""
 
 from __future__ import annotations
 
 import asyncio
 
 from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.assistant import PROMPTS_TITLE, suggested_prompts
+from bot.i18n import _, use_language
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
 
 async def handle_thread_started(
-    set_suggested_prompts: AsyncSetSuggestedPrompts, wiki: Wiki, settings: Settings
+    set_suggested_prompts: AsyncSetSuggestedPrompts,
+    payload: dict,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    settings: Settings,
+    languages: UserLanguages,
 ) -> None:
-    prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
-    await set_suggested_prompts(prompts=prompts, title=PROMPTS_TITLE)
+    user_id = (payload.get("assistant_thread") or {}).get("user_id")
+    with use_language(await languages.language(client, user_id)):
+        prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
+        await set_suggested_prompts(prompts=prompts, title=_(PROMPTS_TITLE))

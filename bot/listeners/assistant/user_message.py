@@ -13,6 +13,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.assistant import STATUS, thread_title
 from bot.conversation import Conversations, Place
+from bot.i18n import _, language_for_question, use_language
 from bot.mrkdwn import strip_mention, unescape
 
 
@@ -26,7 +27,8 @@ async def handle_user_message(
 ) -> None:
     text = unescape(strip_mention(payload.get("text") or "", context.bot_user_id))
     channel, thread_ts = payload["channel"], payload["thread_ts"]
-    await set_status(STATUS)
+    with use_language(language_for_question(text, conversations.settings.ui_language)):
+        await set_status(_(STATUS))
     place = Place(channel, thread_ts)
     if await conversations.followed(place) is None:
         await set_title(thread_title(text))

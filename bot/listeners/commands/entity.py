@@ -1,4 +1,5 @@
-"""``/entity NAME``: acknowledged at once, answered privately through ``response_url``."""
+"""``/entity NAME``: acknowledged at once, answered privately through ``response_url`` in the user's
+language."""
 
 from __future__ import annotations
 
@@ -6,18 +7,28 @@ import asyncio
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.delivery import respond_privately
+from bot.i18n import use_language
 from bot.mrkdwn import unescape
 from bot.replies import reply_for_text
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
 
 async def handle_entity_command(
-    ack: AsyncAck, command: dict, respond: AsyncRespond, wiki: Wiki, settings: Settings
+    ack: AsyncAck,
+    command: dict,
+    respond: AsyncRespond,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    settings: Settings,
+    languages: UserLanguages,
 ) -> None:
     await ack()
     text = f"{settings.entity_command} {unescape(command.get('text') or '')}"
-    reply = await asyncio.to_thread(reply_for_text, text, wiki, settings)
-    await respond_privately(respond, reply)
+    with use_language(await languages.language(client, command.get("user_id"))):
+        reply = await asyncio.to_thread(reply_for_text, text, wiki, settings)
+        await respond_privately(respond, reply)

@@ -1,5 +1,5 @@
 """``/wiki QUERY``, ``/wiki help`` and ``/wiki digest [YYYY-MM-DD]``: acknowledged at once, answered
-privately through ``response_url`` (a digest preview in several messages)."""
+privately through ``response_url`` (a digest preview in several messages) in the user's language."""
 
 from __future__ import annotations
 
@@ -7,18 +7,29 @@ import asyncio
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.delivery import respond_privately
+from bot.i18n import use_language
 from bot.mrkdwn import unescape
 from bot.replies import replies_for_text
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
 
 async def handle_wiki_command(
-    ack: AsyncAck, command: dict, respond: AsyncRespond, wiki: Wiki, settings: Settings
+    ack: AsyncAck,
+    command: dict,
+    respond: AsyncRespond,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    settings: Settings,
+    languages: UserLanguages,
 ) -> None:
     await ack()
     text = f"{settings.wiki_command} {unescape(command.get('text') or '').strip()}"
-    for reply in await asyncio.to_thread(replies_for_text, text, wiki, settings):
+    with use_language(await languages.language(client, command.get("user_id"))):
+        replies = await asyncio.to_thread(replies_for_text, text, wiki, settings)
+    for reply in replies:
         await respond_privately(respond, reply)

@@ -1,4 +1,4 @@
-"""The Home tab, and the Messages tab when the assistant pane is on.
+"""The Home tab, and the Messages tab when the assistant pane is on, in the user's language.
 
 The Home tab is published each time a user opens it: the recent sources, the usage, and last
 week's feedback (the share of 👍 and the questions the wiki could not answer). With
@@ -16,7 +16,9 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.blocks.home import home_view
 from bot.feedback import summarize, summary_since
+from bot.i18n import _, use_language
 from bot.state.store import AsyncStateStore
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.model import DigestItem
 from index.wiki import IndexNotReady, Wiki
@@ -24,22 +26,34 @@ from index.wiki import IndexNotReady, Wiki
 RECENT_SOURCES = 10
 
 
+async def shows_tab(event: dict, settings: Settings) -> bool:
+    """The Home tab, or the Messages tab with the assistant pane on; no other tab is answered."""
+    if event.get("tab") == "messages":
+        return settings.assistant_enabled and bool(event.get("channel"))
+    return event.get("tab") == "home"
+
+
 async def handle_app_home_opened(
-    event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, state: AsyncStateStore
+    event: dict,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    settings: Settings,
+    state: AsyncStateStore,
+    languages: UserLanguages,
 ) -> None:
-    if event.get("tab") == "messages" and settings.assistant_enabled and event.get("channel"):
-        prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
-        await client.assistant_threads_setSuggestedPrompts(
-            channel_id=event["channel"], title=PROMPTS_TITLE, prompts=prompts
-        )
-        return
-    if event.get("tab") != "home":
+    if event.get("tab") == "messages":
+        with use_language(await languages.language(client, event.get("user"))):
+            prompts = await asyncio.to_thread(suggested_prompts, wiki, settings)
+            await client.assistant_threads_setSuggestedPrompts(
+                channel_id=event["channel"], title=_(PROMPTS_TITLE), prompts=prompts
+            )
         return
     recent = await asyncio.to_thread(recent_sources, wiki)
     index = await asyncio.to_thread(wiki.state)
     since = summary_since(time.time())
     feedback = summarize(await state.votes(since), await state.unanswered(since))
-    view = home_view(recent, index, settings.entity_command, settings.wiki_command, feedback)
+    with use_language(await languages.language(client, event.get("user"))):
+        view = home_view(recent, index, settings.entity_command, settings.wiki_command, feedback)
     await client.views_publish(user_id=event["user"], view=view)
 
 

@@ -13,10 +13,16 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.notices import refused_blocks
 from bot.conversation import Conversations, Place
+from bot.i18n import _, language_for_question, use_language
 from bot.mrkdwn import strip_mention, unescape
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+async def answers_mention(event: dict) -> bool:
+    """Not a mention inside a DM: that one also arrives as message.im, which answers it."""
+    return not str(event.get("channel") or "").startswith("D")
 
 
 async def handle_app_mention(
@@ -27,19 +33,18 @@ async def handle_app_mention(
     conversations: Conversations,
 ) -> None:
     channel = event["channel"]
-    if channel.startswith("D"):
-        return  # a mention inside a DM also arrives as message.im, which answers it
+    text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
     if settings.allowed_channels and channel not in settings.allowed_channels:
         log.info("mention in %s ignored: not in ALLOWED_CHANNELS", channel)
-        await client.chat_postEphemeral(
-            channel=channel,
-            user=event["user"],
-            text="Sorry, I do not answer in this channel.",
-            blocks=refused_blocks(),
-            thread_ts=event.get("thread_ts"),
-        )
+        with use_language(language_for_question(text, settings.ui_language)):
+            await client.chat_postEphemeral(
+                channel=channel,
+                user=event["user"],
+                text=_("Sorry, I do not answer in this channel."),
+                blocks=refused_blocks(),
+                thread_ts=event.get("thread_ts"),
+            )
         return
-    text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
     place = Place(channel, thread_ts, follows=thread_ts is not None)
     await conversations.answer(client, place, text)

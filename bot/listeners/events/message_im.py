@@ -1,6 +1,7 @@
 """Direct messages to the bot: answered in the DM (in the thread when the question is in one).
 
-Every ``message`` event of a DM comes here; only new messages written by a person are answered.
+Only new messages written by a person come here (`answers_direct_message`, the listener's
+matcher): an edit, a deletion or a bot's post is not even claimed.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ from config.settings import Settings
 ANSWERED_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
 
 
+async def answers_direct_message(event: dict) -> bool:
+    return event.get("channel_type") == "im" and event.get("subtype") in ANSWERED_SUBTYPES
+
+
 async def handle_message(
     event: dict,
     context: AsyncBoltContext,
@@ -22,8 +27,6 @@ async def handle_message(
     settings: Settings,
     conversations: Conversations,
 ) -> None:
-    if event.get("channel_type") != "im" or event.get("subtype") not in ANSWERED_SUBTYPES:
-        return
     text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
     place = Place(event["channel"], event.get("thread_ts"))
     await conversations.answer(client, place, text)

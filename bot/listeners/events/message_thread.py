@@ -14,10 +14,16 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.conversation import Conversations, Place
 from bot.followups import Kind, classify
+from bot.i18n import language_for_question, use_language
+from config.settings import Settings
 
 
 async def handle_thread_message(
-    event: dict, context: AsyncBoltContext, client: AsyncWebClient, conversations: Conversations
+    event: dict,
+    context: AsyncBoltContext,
+    client: AsyncWebClient,
+    settings: Settings,
+    conversations: Conversations,
 ) -> None:
     follow_up = classify(event, context.bot_user_id)
     place = Place(follow_up.channel, follow_up.thread_ts, follows=True)
@@ -28,6 +34,7 @@ async def handle_thread_message(
     elif await conversations.followed(place) is None:
         return
     elif follow_up.kind is Kind.STOP:
-        await conversations.stop(client, follow_up.channel, follow_up.thread_ts)
+        with use_language(language_for_question(follow_up.text, settings.ui_language)):  # stop / やめて
+            await conversations.stop(client, follow_up.channel, follow_up.thread_ts)
     else:
         await conversations.answer(client, place, follow_up.text)
