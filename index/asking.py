@@ -220,6 +220,12 @@ def gloss(word: str) -> tuple[str, ...]:
     return ()
 
 
+def renders_a_verb(word: str) -> bool:
+    """The Japanese word is one of the renderings of `GLOSSES` (短縮, 向上, 運用 …): a verb of
+    change or use that prose says in many ways, or not at all (MFU … 1.34 倍だった)."""
+    return any(word in renderings for _, renderings in GLOSSES)
+
+
 @dataclass(frozen=True)
 class Relation:
     """A relation a question can ask for: its labels in the wiki, and how a question says it.

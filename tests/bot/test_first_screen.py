@@ -21,6 +21,7 @@ QUESTIONS = [
     ("CCL-D で手動診断の時間はどれだけ短くなった?", ["6 分"]),
     ("How many GPUs does ByteRobust run on?", ["20 万 gpu"]),
     ("MegaScale の MFU は?", ["55.2%"]),
+    ("MegaScale の MFU はどれだけ向上した?", ["55.2%"]),
     ("How long has Mycroft been used in production?", ["6 ヶ月"]),
     ("Minder は障害に何秒で反応する?", ["3.6 秒"]),
     ("Llama 3 の学習で予期しない中断は何件あった?", ["419 件"]),
