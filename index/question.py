@@ -64,6 +64,8 @@ class Question:
     language: str
     """``ja`` when anything but the names is written in Japanese, else ``en``."""
     terms: tuple[str, ...]
+    glued: tuple[str, ...]
+    """Bigrams of a word and its particle (害に): they rank, they do not find (`_terms`)."""
     named: tuple[str, ...]
     """Pages named in the question, in the order they occur."""
     names: tuple[NameSpan, ...]
@@ -110,7 +112,7 @@ class Question:
             terms=(*self.terms, *weights)[:MAX_TERMS],
             linked_paths=linked,
             term_weights=weights,
-            ranking_terms=renderings,
+            ranking_terms=(*renderings, *(term for term in self.glued if term not in renderings)),
         )
 
 
@@ -118,17 +120,18 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     """Everything the search and the answer step need to know about ``text``."""
     text = " ".join(text.split())
     if len(text) > MAX_QUERY_CHARS:
-        return Question(text, "en", (), (), (), (), Shape.OPEN, None, (), None, (), (), too_long=True)
+        return Question(text, "en", (), (), (), (), (), Shape.OPEN, None, (), None, (), (), too_long=True)
     folded = fold(text)
     spans = tuple(_papers_named(folded, names.name_spans(text), names))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
     shaped = shape_of(folded)
-    terms = _terms(text, shaped.asking, spans)
+    terms, glued = _terms(text, shaped.asking, spans)
     relations, relation_spans = relations_asked(folded, shaped.shape)
     return Question(
         text=text,
         language=_language(folded, spans),
         terms=terms,
+        glued=glued,
         named=named,
         names=spans,
         expansions=_expansions(folded, spans, pages),
@@ -160,10 +163,14 @@ _PAPER_AFTER = re.compile(r"\s*(?:の\s*)?(?:論文|paper)")
 SOURCE = "source"
 
 
-def _terms(text: str, asking: list[tuple[int, int]], spans: tuple[NameSpan, ...]) -> tuple[str, ...]:
+def _terms(
+    text: str, asking: list[tuple[int, int]], spans: tuple[NameSpan, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The terms that say what the question is about: not the words that ask (何 of 何 GPU: no
     passage says them), English stop words, or bigrams of particles (`_is_content`), except in a
-    name, which is said as written (the kana of 石井さくら are not particles).
+    name, which is said as written (the kana of 石井さくら are not particles). Second, the bigrams
+    that glue a word to its particle (害に of 障害に反応): they rank passages that say the words
+    with the question's particles, and find none.
 
     No phrases: consecutive bigrams already say that characters stand together (動診 is only
     where 手動 and 診断 touch), a phrase of the question's English is its grammar more than the
@@ -180,7 +187,16 @@ def _terms(text: str, asking: list[tuple[int, int]], spans: tuple[NameSpan, ...]
         )
         and not any(start < t.end and t.start < end for start, end in asking)
     ]
-    return tuple(dict.fromkeys(token.text for token in content or tokens))[:MAX_TERMS]
+    terms = tuple(dict.fromkeys(token.text for token in content or tokens))[:MAX_TERMS]
+    glued = [
+        t.text
+        for t in tokens
+        if t.cjk
+        and t.text not in terms
+        and not is_function_bigram(t.text)
+        and not any(start < t.end and t.start < end for start, end in asking)
+    ]
+    return terms, tuple(dict.fromkeys(glued))[:MAX_TERMS]
 
 
 def _is_content(token: Token, folded: str) -> bool:

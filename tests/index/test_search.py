@@ -147,6 +147,12 @@ def test_question_terms_are_what_passages_say(question: str, kept: list[str], dr
     assert not set(dropped) & set(terms), terms
 
 
+def test_a_word_glued_to_its_particle_ranks_but_does_not_find() -> None:
+    question = read_question("Minder はどれだけ速く障害に反応する?", NameTable(), {})
+    assert "害に" in question.glued and "害に" not in question.terms
+    assert "害に" in question.plan().ranking_terms
+
+
 @pytest.mark.parametrize(
     ("terms", "postings", "finding"),
     [
