@@ -23,7 +23,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from index.analysis import Token, fold, is_function_bigram, tokenize
-from index.asking import STOPWORDS, Relation, Shape, gloss, relations_asked, shape_of, singular
+from index.asking import (
+    STOPWORDS,
+    Relation,
+    Shape,
+    gloss,
+    relations_asked,
+    says_a_change,
+    shape_of,
+    singular,
+)
 from index.model import Page
 from index.names import NameSpan, NameTable
 from index.store import QueryPlan
@@ -64,8 +73,9 @@ class Question:
     language: str
     """``ja`` when anything but the names is written in Japanese, else ``en``."""
     terms: tuple[str, ...]
-    glued: tuple[str, ...]
-    """Bigrams of a word and its particle (害に): they rank, they do not find (`_terms`)."""
+    ranking: tuple[str, ...]
+    """Terms that rank what the others find and find nothing: verbs, a word glued to its
+    particle (害に) (`_terms`)."""
     named: tuple[str, ...]
     """Pages named in the question, in the order they occur."""
     names: tuple[NameSpan, ...]
@@ -112,7 +122,7 @@ class Question:
             terms=(*self.terms, *weights)[:MAX_TERMS],
             linked_paths=linked,
             term_weights=weights,
-            ranking_terms=(*renderings, *(term for term in self.glued if term not in renderings)),
+            ranking_terms=(*renderings, *(term for term in self.ranking if term not in renderings)),
         )
 
 
@@ -125,13 +135,13 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     spans = tuple(_papers_named(folded, names.name_spans(text), names))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
     shaped = shape_of(folded)
-    terms, glued = _terms(text, shaped.asking, spans)
+    terms, ranking = _terms(text, shaped.asking, spans)
     relations, relation_spans = relations_asked(folded, shaped.shape)
     return Question(
         text=text,
         language=_language(folded, spans),
         terms=terms,
-        glued=glued,
+        ranking=ranking,
         named=named,
         names=spans,
         expansions=_expansions(folded, spans, pages),
@@ -168,9 +178,10 @@ def _terms(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The terms that say what the question is about: not the words that ask (何 of 何 GPU: no
     passage says them), English stop words, or bigrams of particles (`_is_content`), except in a
-    name, which is said as written (the kana of 石井さくら are not particles). Second, the bigrams
-    that glue a word to its particle (害に of 障害に反応): they rank passages that say the words
-    with the question's particles, and find none.
+    name, which is said as written (the kana of 石井さくら are not particles). Second, the terms
+    that rank the passages the first find, and find none: the verbs of the vocabulary (`_verb`),
+    and the bigrams that glue a word to its particle (害に of 障害に反応), which rank passages
+    that say the words with the question's particles.
 
     No phrases: consecutive bigrams already say that characters stand together (動診 is only
     where 手動 and 診断 touch), a phrase of the question's English is its grammar more than the
@@ -187,6 +198,9 @@ def _terms(
         )
         and not any(start < t.end and t.start < end for start, end in asking)
     ]
+    verbs = [t for t in content if _verb(t.text) and not any(s.start <= t.start < s.end for s in spans)]
+    if len(verbs) < len(content):  # a question of verbs alone is found by them
+        content = [t for t in content if t not in verbs]
     terms = tuple(dict.fromkeys(token.text for token in content or tokens))[:MAX_TERMS]
     glued = [
         t.text
@@ -196,7 +210,16 @@ def _terms(
         and not is_function_bigram(t.text)
         and not any(start < t.end and t.start < end for start, end in asking)
     ]
-    return terms, tuple(dict.fromkeys(glued))[:MAX_TERMS]
+    ranking = [t.text for t in verbs if t.text not in terms] + glued
+    return terms, tuple(dict.fromkeys(ranking))[:MAX_TERMS]
+
+
+def _verb(text: str) -> bool:
+    """An English verb of the vocabulary (reduce, runs: `index.asking.GLOSSES`), or a Japanese
+    verb of change (短縮, 向上): how the question asks about its subject, which passages say in
+    many ways. An English one over Japanese prose finds what it should not (reduce in
+    all-reduce); its renderings rank (`Question.plan`)."""
+    return bool(singular(text) and gloss(singular(text))) if text.isascii() else says_a_change(text)
 
 
 def _is_content(token: Token, folded: str) -> bool:

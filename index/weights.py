@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from index.analysis import fold, is_function_bigram, tokenize
-from index.asking import renders_a_verb, singular
+from index.asking import says_a_change, singular
 from index.question import Keyword, Question
 
 _LATIN = re.compile(r"[a-z0-9]+")
@@ -35,8 +35,8 @@ def keyword_weights(
     (folded names) of the pages the sentences stand on, which count as said by each of their
     sentences (a source's English title over its Japanese prose). A keyword none of the retrieved
     sentences contains cannot tell them apart. It weighs nothing when that is a gap of language (a
-    Latin word in a question over Japanese prose: ``used``, ``production``), of a verb prose says
-    in many ways or not at all (向上 where the wiki says 1.34 倍だった), or of wording (手動 of
+    Latin word in a question over Japanese prose: ``used``, ``production``), of a verb of change
+    prose says in many ways or not at all (向上 where the wiki says 1.34 倍だった), or of wording (手動 of
     手動診断 where the wiki never writes 手動診断 but says 人手での診断: another part of the same
     word is there). It keeps its weight when it is a name typed as one (capitals, digits), a whole
     Japanese word the passages lack (消費電力), or a part of a word the wiki does write as the
@@ -85,9 +85,9 @@ def keyword_weights(
             weights[keyword.text] = _idf(total, frequency) * (1 - latin)
         elif keyword.text.isascii():
             weights[keyword.text] = idf if _typed_as_name(question.text, keyword) else 0.0
-        elif renders_a_verb(keyword.text):
-            # A verb of change or use (向上, 短縮) the passages do not say: they say it otherwise
-            # (MFU … 1.34 倍だった), a gap of wording, as when its English form is missing.
+        elif says_a_change(keyword.text):
+            # A verb of change (向上, 短縮) the passages do not say: they say it otherwise (MFU …
+            # 1.34 倍だった), a gap of wording, as when its English form is missing.
             weights[keyword.text] = 0.0
         else:
             gap = keyword.word in words_present and keyword.word in unwritten
