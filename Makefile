@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-large bench-load install clean
+.PHONY: demo test lint bench bench-large bench-load install clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ bench-large: $(STAMP)
 # `sakuin serve` under a burst of signed requests (small by default; see docs/benchmarks.md).
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load $(LOAD_ARGS)
+# After changing UI strings: re-extract them and update the Japanese catalog, then translate the
+# new (empty) entries in bot/locale/ja/LC_MESSAGES/sakuin.po; tests/bot/test_i18n.py checks it.
+messages: $(STAMP)
+	mkdir -p .sakuin
+	$(BIN)/pybabel extract --no-location --sort-output --width 100 --project sakuin -o .sakuin/sakuin.pot bot
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete --width 100 -i .sakuin/sakuin.pot -d bot/locale -D sakuin
 
 clean:
 	rm -rf $(VENV) .sakuin

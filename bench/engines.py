@@ -46,7 +46,7 @@ class SakuinEngine:
         self._settings: Settings | None = None
 
     def build(self) -> None:
-        from bot.cli import build_workers
+        from bot.indexing import build_workers
 
         self._wiki.update(rebuild=True, workers=build_workers())  # as `sakuin index` builds
 

@@ -40,8 +40,9 @@ from rich.table import Table
 
 from bench.generate import DEFAULT_SEED, generate
 from bench.measure import REPO, percentile, tree_rss
-from bot.app import FAILURE
-from bot.delivery import BUSY, OVERLOADED
+from bot.delivery import busy_reply, failure_reply, overloaded_reply
+from bot.i18n import LANGUAGES, use_language
+from bot.replies import Reply
 from config.settings import Settings
 from tests.bot.fake_slack import FakeSlack, SlackSender, mention_event
 
@@ -59,6 +60,19 @@ MIX = ("entity", "entity", "entity", "entity", "wiki", "wiki", "wiki", "mention"
 FIRST_TS = 1_800_000_000
 WARM_TS = "1700000000.000100"
 Log = Callable[[str], None]
+
+
+def _in_every_language(*replies: Callable[[], Reply]) -> frozenset[str]:
+    """The replies' texts in every UI language (the server answers in the asker's)."""
+    texts = set()
+    for language in LANGUAGES:
+        with use_language(language):
+            texts.update(reply().text for reply in replies)
+    return frozenset(texts)
+
+
+APOLOGIES = _in_every_language(failure_reply, overloaded_reply)
+BUSY_TEXTS = _in_every_language(busy_reply)
 
 
 @dataclass(frozen=True)
@@ -131,7 +145,9 @@ async def send(sender: SlackSender, slack: FakeSlack, request: Request) -> Ack:
             sent = await sender.command(command, request.text, response_url=slack.response_url(request.name))
     except (aiohttp.ClientError, TimeoutError) as error:
         return Ack(request.name, 0, time.monotonic() - started, started, error=type(error).__name__)
-    return Ack(request.name, sent.status, sent.seconds, started, busy=BUSY.text in sent.text)
+    return Ack(
+        request.name, sent.status, sent.seconds, started, busy=any(text in sent.text for text in BUSY_TEXTS)
+    )
 
 
 async def burst(
@@ -154,27 +170,24 @@ class Answer:
     apology: bool
 
 
-APOLOGIES = frozenset({FAILURE.text, OVERLOADED.text})
-
-
 def answers(slack: FakeSlack) -> Iterator[Answer]:
     """Every answer the fake Slack received, by request name (response_url name or thread ts);
     busy notices are not answers (`busy_notices`)."""
     for post in slack.responses:
-        if post.body.get("text") != BUSY.text:
+        if post.body.get("text") not in BUSY_TEXTS:
             yield Answer(post.name, post.at, post.body.get("text") in APOLOGIES)
     for method in ("chat.postMessage", "chat.postEphemeral"):
         for call in slack.calls_to(method):
             name = call.args.get("thread_ts") or call.args.get("ts") or ""
-            if call.args.get("text") != BUSY.text:
+            if call.args.get("text") not in BUSY_TEXTS:
                 yield Answer(str(name), call.at, call.args.get("text") in APOLOGIES)
 
 
 def busy_notices(acks: list[Ack], slack: FakeSlack) -> int:
     """Requests told "busy, answering in a moment": in their ack, or by a post in their thread."""
-    posts = sum(post.body.get("text") == BUSY.text for post in slack.responses)
+    posts = sum(post.body.get("text") in BUSY_TEXTS for post in slack.responses)
     calls = sum(
-        call.args.get("text") == BUSY.text
+        call.args.get("text") in BUSY_TEXTS
         for method in ("chat.postMessage", "chat.postEphemeral")
         for call in slack.calls_to(method)
     )

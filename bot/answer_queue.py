@@ -16,6 +16,7 @@ the event loop that verifies and acknowledges requests (measured in docs/benchma
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import logging
 import os
@@ -96,7 +97,8 @@ class AnswerQueue:
         loop = asyncio.get_running_loop()
         try:
             async with self._running:
-                call = functools.partial(function, *args, **kwargs)
+                # In the caller's context, as `asyncio.to_thread` would: the UI language is there.
+                call = functools.partial(contextvars.copy_context().run, function, *args, **kwargs)
                 return await loop.run_in_executor(self._executor, call)
         finally:
             self._jobs -= 1

@@ -5,8 +5,10 @@ signature, authorization, the app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
-3. hand the listeners the wiki, the settings, the state store and the answer queue (as the
-   ``wiki``, ``settings``, ``state`` and ``answers`` arguments).
+3. hand the listeners the wiki, the settings, the state store, the answer queue, the conversations
+   (answering in threads, following them, feedback) and each user's UI language as the ``wiki``,
+   ``settings``, ``state``, ``answers``, ``conversations`` and ``languages`` arguments
+   (`bot.answer_queue.AnswerQueue`, `bot.user_locale.UserLanguages`).
 
 Each event is answered once whatever Slack retries; that claim is made after the event is
 acknowledged (`bot.listeners.events.once`).
@@ -30,19 +32,20 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue, Overloaded
-from bot.blocks.notices import failure_blocks
-from bot.delivery import OVERLOADED, respond_privately, tell_user
+from bot.conversation import Conversations
+from bot.delivery import failure_reply, overloaded_reply, respond_privately, tell_user
+from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
+from bot.mrkdwn import strip_mention
 from bot.replies import Reply
 from bot.state.store import AsyncStateStore
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
 
 Next = Callable[[], Awaitable[None]]
-FAILURE = Reply("Sorry, something went wrong while answering.", tuple(failure_blocks()))
-OTHER_TEAM_TEXT = "Sorry, sakuin is not available in this workspace."
 
 
 def create_app(
@@ -68,7 +71,7 @@ def create_app(
     )
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
-    app.use(_provide(settings, wiki, state, answers or AnswerQueue()))
+    app.use(_provide(settings, wiki, state, answers or AnswerQueue(), UserLanguages(settings.ui_language)))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -86,7 +89,8 @@ def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltRespo
             settings.slack_team_id,
         )
         if body.get("command"):
-            return BoltResponse(status=200, body=OTHER_TEAM_TEXT)
+            with use_language(language_for_locale(None, settings.ui_language)):
+                return BoltResponse(status=200, body=_("Sorry, sakuin is not available in this workspace."))
         return BoltResponse(status=200, body="")
 
     return refuse_other_teams
@@ -118,13 +122,21 @@ async def _ignore_bots(context: AsyncBoltContext, body: dict, next: Next) -> Bol
 
 
 def _provide(
-    settings: Settings, wiki: Wiki, state: AsyncStateStore, answers: AnswerQueue
+    settings: Settings,
+    wiki: Wiki,
+    state: AsyncStateStore,
+    answers: AnswerQueue,
+    languages: UserLanguages,
 ) -> Callable[..., Awaitable[None]]:
+    conversations = Conversations(wiki, settings, state, answers)
+
     async def provide(context: AsyncBoltContext, next: Next) -> None:
         context["wiki"] = wiki
         context["settings"] = settings
         context["state"] = state
         context["answers"] = answers
+        context["conversations"] = conversations
+        context["languages"] = languages
         await next()
 
     return provide
@@ -146,9 +158,25 @@ async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) 
         exc_info=None if overloaded else error,
     )
     try:
-        await _apologise(context, event, channel, OVERLOADED if overloaded else FAILURE)
+        with use_language(apology_language(context, event)):
+            await _apologise(context, event, channel, overloaded_reply() if overloaded else failure_reply())
     except Exception as apology_error:  # the user cannot be told; the log above is what is left
         log.error("could not tell the user about the failure: %s", apology_error)
+
+
+def apology_language(context: AsyncBoltContext, event: dict[str, Any]) -> Language:
+    """The language of the question that failed, or of the user who clicked or typed a command.
+
+    No Slack call here: the user's cached language, else the fallback.
+    """
+    settings: Settings | None = context.get("settings")
+    ui_language = settings.ui_language if settings is not None else "auto"
+    if event.get("type") in ("app_mention", "message") and event.get("text"):
+        return language_for_question(strip_mention(event["text"], context.bot_user_id), ui_language)
+    languages: UserLanguages | None = context.get("languages")
+    if languages is None:
+        return language_for_locale(None, ui_language)
+    return languages.cached(context.user_id)
 
 
 async def _apologise(
@@ -159,8 +187,10 @@ async def _apologise(
         return
     if not channel or event.get("type") not in ("app_mention", "message"):
         return
-    thread_ts = None if channel.startswith("D") else event.get("thread_ts") or event.get("ts")
-    await tell_user(context.client, channel, event.get("user"), apology, thread_ts=thread_ts)
+    in_thread = (
+        event.get("thread_ts") if channel.startswith("D") else event.get("thread_ts") or event.get("ts")
+    )
+    await tell_user(context.client, channel, event.get("user"), apology, thread_ts=in_thread)
 
 
 def _kind(body: dict) -> str:

@@ -4,28 +4,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
-import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
-from datetime import date
+from datetime import date, datetime, time, tzinfo
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
-
-from config.settings import Settings, SettingsError, load_settings, require, require_wiki_dir
-from index.model import Digest, IndexReport, Lookup, SearchResult, VaultSurvey
-from index.wiki import Wiki
+from bot.blocks.page_types import type_label
+from bot.i18n import N_, Language, _, default_language, language_for_text, use_language
+from bot.indexing import fresh_wiki, open_wiki, print_report, update_with_progress
+from bot.terminal import err, out, print_json
+from config.settings import Settings, SettingsError, load_settings
+from index.model import Lookup, SearchResult
 
 if TYPE_CHECKING:
-    from bot.doctor import Check
-
-err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
-out = Console(highlight=False, soft_wrap=True, markup=False)
+    from bot.state.feedback import UnansweredQuestion, Vote
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("serve", help="run the bot over HTTP (PORT)")
     commands.add_parser("socket", help="run the bot in Socket Mode (SLACK_APP_TOKEN)")
 
+    feedback = commands.add_parser(
+        "feedback", help="votes on answers, and the questions sakuin could not answer"
+    )
+    feedback.add_argument("--since", type=_day, default=None, help="YYYY-MM-DD (in DIGEST_TZ)")
+    feedback.add_argument("--json", action="store_true", help="print JSON")
+
     doctor = commands.add_parser("doctor", help="check this installation: tokens, scopes, channels, vault …")
     doctor.add_argument("--json", action="store_true", help="print JSON")
 
@@ -96,10 +96,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The command line prints the index report (with every problem file) itself.
         index_log = logging.getLogger("sakuin.index")
         index_log.setLevel(max(index_log.getEffectiveLevel(), logging.ERROR))
-        return COMMANDS[args.command](settings, args)
+        with use_language(terminal_language(settings, args)):
+            return COMMANDS[args.command](settings, args)
     except SettingsError as error:
         if args.command == "doctor":
-            from bot.doctor import Check
+            from bot.doctor_report import Check, report_checks
 
             return report_checks([Check("settings", False, str(error))], args.json)
         err.print(f"sakuin: {error}")
@@ -112,69 +113,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def print_json(data: object) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
-
-
-def open_wiki(settings: Settings) -> Wiki:
-    require_wiki_dir(settings)
-    return Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
-
-
-def fresh_wiki(settings: Settings) -> Wiki:
-    """The wiki with its index brought up to date first (a first run builds it, with progress)."""
-    wiki = open_wiki(settings)
-    building = wiki.state().status != "ready"
-    report = update_with_progress(wiki, rebuild=False) if building else wiki.update()
-    if building:
-        print_report(report, err)
-    return wiki
-
-
-def update_with_progress(wiki: Wiki, *, rebuild: bool) -> IndexReport:
-    columns = (TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    # No refresh thread: a large build forks index workers, and forking beside a thread is unsafe.
-    with Progress(*columns, console=err, transient=True, auto_refresh=False) as progress:
-        task = progress.add_task("index", total=None)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total, refresh=True)
-
-        return wiki.update(rebuild=rebuild, progress=advance, workers=build_workers())
-
-
-def build_workers() -> int:
-    """Processes for a full build from the command line (single-threaded, so it may fork)."""
-    return min(os.cpu_count() or 1, 4)
-
-
-def print_report(report: IndexReport, console: Console) -> None:
-    verb = "built" if report.rebuilt else "updated"
-    console.print(
-        f"index {verb}: {report.pages} pages in {report.seconds:.2f} s; files: {report.added} added, "
-        f"{report.changed} changed, {report.removed} removed, {len(report.skipped)} skipped"
-    )
-    if report.survey is not None:
-        print_survey(report.survey, console)
-    if report.skipped or report.warnings:
-        table = Table("file", "problem", title="files with problems", title_justify="left")
-        for item in report.skipped:
-            table.add_row(item.path, f"skipped: {item.reason}")
-        for item in report.warnings:
-            table.add_row(item.path, f"indexed: {item.reason}")
-        console.print(table)
-
-
-def print_survey(survey: VaultSurvey, console: Console) -> None:
-    """Per top folder: notes indexed, notes left out and why; then the warning, if any."""
-    table = Table("folder", "indexed", "left out", "why", title="notes per folder", title_justify="left")
-    for folder in survey.folders:
-        left_out = sum(count for _, count in folder.left_out)
-        why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
-        table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
-    console.print(table)
-    if survey.warning:
-        console.print(f"warning: {survey.warning}")
+def terminal_language(settings: Settings, args: argparse.Namespace) -> Language:
+    """``UI_LANGUAGE``; under ``auto``, ``sakuin ask`` answers in the language of its text and the
+    other commands speak Japanese, the team's language."""
+    if args.command == "ask":
+        return language_for_text(" ".join(args.text), settings.ui_language)
+    return default_language(settings.ui_language)
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:
@@ -218,15 +162,21 @@ def lookup_json(result: Lookup) -> dict[str, object]:
 
 def print_lookup(result: Lookup) -> None:
     if result.match:
-        out.print(f"match: {result.match.title} ({result.match.type}) {result.match.path}")
+        match = result.match
+        out.print(
+            _("match: {title} ({type}) {path}").format(
+                title=match.title, type=type_label(match.type), path=match.path
+            )
+        )
     elif result.unresolved:
-        out.print(f"no page yet for {result.unresolved.name}; mentioned in:")
+        out.print(_("no page yet for {name}; mentioned in:").format(name=result.unresolved.name))
         for ref in result.unresolved.mentioned_in:
             out.print(f"  {ref.name}  {ref.path}")
     else:
-        out.print(f"no page named {result.query!r}")
+        out.print(_("no page named {query}").format(query=repr(result.query)))
     for candidate in result.candidates:
-        out.print(f"  {candidate.score:5.1f}  {candidate.title} ({candidate.type})  {candidate.path}")
+        kind = type_label(candidate.type)
+        out.print(f"  {candidate.score:5.1f}  {candidate.title} ({kind})  {candidate.path}")
 
 
 def run_search(settings: Settings, args: argparse.Namespace) -> int:
@@ -250,9 +200,9 @@ def search_json(result: SearchResult) -> dict[str, object]:
 
 def print_search(result: SearchResult) -> None:
     if not result.hits:
-        out.print("no pages match")
+        out.print(_("no pages match"))
     for number, hit in enumerate(result.hits, start=1):
-        out.print(f"{number}. {hit.title} ({hit.type})  {hit.path}")
+        out.print(f"{number}. {hit.title} ({type_label(hit.type)})  {hit.path}")
         out.print(f"   {hit.snippet}")
 
 
@@ -284,68 +234,9 @@ def run_shell(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_digest(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.digest.command import digest_command
+
     return asyncio.run(digest_command(settings, args.date, dry_run=args.dry_run, as_json=args.json))
-
-
-async def digest_command(settings: Settings, day: date | None, *, dry_run: bool, as_json: bool) -> int:
-    """``sakuin digest [--date D] [--dry-run] [--json]``: one run, for cron or by hand.
-
-    Prints the JSON contract with ``--json``; prints the messages instead of posting with
-    ``--dry-run``; otherwise posts to every DIGEST_CHANNEL that has not had the day yet and exits
-    0 once Slack confirmed it (or it was posted before), 1 when it could not be delivered.
-    """
-    from bot.blocks.digest import digest_messages
-    from bot.digest.days import day_digest, fresh_digest, yesterday
-    from bot.digest.posting import post_until_settled
-    from bot.slack_client import build_client
-    from bot.state.store import AsyncStateStore, open_state_store
-    from bot.terminal import render_reply
-
-    day = day or yesterday(settings)
-    if not dry_run:
-        require(settings, "slack_bot_token")
-        if not settings.digest_channel:
-            raise SettingsError("missing setting DIGEST_CHANNEL: required to post the digest")
-    wiki = open_wiki(settings)
-    if dry_run:
-        digest = await asyncio.to_thread(fresh_digest, settings, wiki, day)
-        if as_json:
-            print_json(digest_json(digest))
-        else:
-            for reply in digest_messages(digest, post_empty=True):
-                render_reply(reply, out)
-        return 0
-    with open_state_store(settings.state_db) as store:
-        client = build_client(settings)
-        outcome = await post_until_settled(settings, wiki, client, AsyncStateStore(store), day)
-    if as_json:
-        print_json(digest_json(outcome.digest or await asyncio.to_thread(day_digest, settings, wiki, day)))
-    for channel in outcome.channels:
-        line = f"digest {outcome.day} {channel.channel}: {channel.status}"
-        if channel.messages:
-            line += f" ({len(channel.messages)} message(s))"
-        elif channel.error:
-            line += f": {channel.error}"
-        print(line, file=sys.stderr if as_json or not channel.status.settled else sys.stdout)
-    return 0 if outcome.settled else 1
-
-
-def digest_json(digest: Digest) -> dict[str, object]:
-    """The contract's JSON shape (product.md)."""
-    return {
-        "date": digest.date,
-        "sources": [
-            {
-                "path": item.path,
-                "title": item.title,
-                "venue": item.venue,
-                "year": item.year,
-                "summary": item.summary,
-                "cited_by": [ref.path for ref in item.cited_by if ref.path],
-            }
-            for item in digest.items
-        ],
-    }
 
 
 def run_serve(settings: Settings, args: argparse.Namespace) -> int:
@@ -362,22 +253,67 @@ def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+VOTES_HEADING = N_("votes (newest first):")
+NO_VOTES = N_("no votes")
+UNANSWERED_HEADING = N_("questions the wiki could not answer (newest first):")
+NO_UNANSWERED = N_("no unanswered questions")
+VOTE_MARKS = {"up": "👍", "down": "👎"}
+
+
+def run_feedback(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.state.store import open_state_store
+
+    zone = settings.zone
+    since = datetime.combine(args.since, time(0), tzinfo=zone).timestamp() if args.since else None
+    with open_state_store(settings.state_db) as store:
+        votes, unanswered = store.votes(since), store.unanswered(since)
+    if args.json:
+        print_json(feedback_json(votes, unanswered, zone))
+    else:
+        print_feedback(votes, unanswered, zone)
+    return 0
+
+
+def feedback_json(
+    votes: Sequence[Vote], unanswered: Sequence[UnansweredQuestion], zone: tzinfo
+) -> dict[str, object]:
+    """Votes and unanswered questions, newest first, times in ``zone`` (``DIGEST_TZ``)."""
+    return {
+        "feedback": [
+            {"question": v.question, "vote": v.vote, "pages": list(v.pages), "at": _iso(v.at, zone)}
+            for v in votes
+        ],
+        "unanswered": [{"question": item.question, "at": _iso(item.at, zone)} for item in unanswered],
+    }
+
+
+def print_feedback(votes: Sequence[Vote], unanswered: Sequence[UnansweredQuestion], zone: tzinfo) -> None:
+    out.print(_(VOTES_HEADING))
+    for vote in votes:
+        pages = ", ".join(vote.pages) or "-"
+        out.print(f"  {_minute(vote.at, zone)}  {VOTE_MARKS[vote.vote]}  {vote.question}  [{pages}]")
+    if not votes:
+        out.print("  " + _(NO_VOTES))
+    out.print(_(UNANSWERED_HEADING))
+    for item in unanswered:
+        out.print(f"  {_minute(item.at, zone)}  {item.question}")
+    if not unanswered:
+        out.print("  " + _(NO_UNANSWERED))
+
+
+def _iso(at: float, zone: tzinfo) -> str:
+    return datetime.fromtimestamp(at, zone).isoformat(timespec="seconds")
+
+
+def _minute(at: float, zone: tzinfo) -> str:
+    return datetime.fromtimestamp(at, zone).strftime("%Y-%m-%d %H:%M")
+
+
 def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from bot.doctor import run_checks
+    from bot.doctor_report import report_checks
 
     return report_checks(asyncio.run(run_checks(settings)), args.json)
-
-
-def report_checks(checks: list[Check], as_json: bool) -> int:
-    """Print each check (✓/✗ with what to do, or the JSON contract); 0 when all pass, else 1."""
-    from bot.doctor import doctor_json
-
-    if as_json:
-        print_json(doctor_json(checks))
-    else:
-        for check in checks:
-            out.print(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
-    return 0 if all(check.ok for check in checks) else 1
 
 
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
@@ -396,6 +332,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "digest": run_digest,
     "serve": run_serve,
     "socket": run_socket,
+    "feedback": run_feedback,
     "doctor": run_doctor,
     "manifest": run_manifest,
 }

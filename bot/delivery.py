@@ -14,23 +14,37 @@ from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
-from bot.blocks.notices import busy_blocks, overloaded_blocks
+from bot.blocks.notices import busy_blocks, failure_blocks, overloaded_blocks
+from bot.i18n import Language, _, use_language
 from bot.replies import Reply
 
 log = logging.getLogger(__name__)
 
-BUSY = Reply("Many questions at once: answering yours in a moment.", tuple(busy_blocks()))
-OVERLOADED = Reply(
-    "Sorry, too many questions at once: please ask again in a minute.", tuple(overloaded_blocks())
-)
+
+def busy_reply() -> Reply:
+    """The answer queue is full: the answer comes, a little later."""
+    return Reply(_("Many questions at once: answering yours in a moment."), tuple(busy_blocks()))
 
 
-async def acknowledge_command(ack: AsyncAck, answers: AnswerQueue) -> None:
-    """Acknowledge a slash command; when the answer queue is full, the ack itself carries `BUSY`
-    (Slack shows a command's ack body to the user at once, and it costs none of the five posts a
-    ``response_url`` allows)."""
+def overloaded_reply() -> Reply:
+    """The answer queue stayed full (`bot.answer_queue.Overloaded`): the error handler's apology."""
+    return Reply(
+        _("Sorry, too many questions at once: please ask again in a minute."), tuple(overloaded_blocks())
+    )
+
+
+def failure_reply() -> Reply:
+    return Reply(_("Sorry, something went wrong while answering."), tuple(failure_blocks()))
+
+
+async def acknowledge_command(ack: AsyncAck, answers: AnswerQueue, language: Language) -> None:
+    """Acknowledge a slash command; when the answer queue is full, the ack itself carries
+    `busy_reply` in ``language`` (Slack shows a command's ack body to the user at once, and it costs
+    none of the five posts a ``response_url`` allows)."""
     if answers.full:
-        await ack(text=BUSY.text, blocks=list(BUSY.blocks))
+        with use_language(language):
+            busy = busy_reply()
+        await ack(text=busy.text, blocks=list(busy.blocks))
     else:
         await ack()
 

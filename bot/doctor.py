@@ -7,7 +7,8 @@ C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a membe
 (pages found, notes left out per folder and files skipped, and why); ``index`` (present, brought
 up to date, its generation); ``state store`` (reachable and writable); ``git remote`` (when
 WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set). Nothing printed ever holds a
-token, a password or a key.
+token, a password or a key. The names are identifiers; the details are in the UI language.
+The Slack checks are in bot/doctor_slack.py; the report's shape in bot/doctor_report.py.
 """
 
 from __future__ import annotations
@@ -16,19 +17,19 @@ import asyncio
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
-import aiohttp
 import openai
-from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
+import psycopg
 
+from bot.doctor_report import Check, describe_error
+from bot.doctor_slack import check_app_token, check_bot_token, check_digest_channel, check_scopes
 from bot.git_sync import GitError, GitSync
-from bot.manifest import build_manifest
+from bot.i18n import _
+from bot.llm import model_client, model_headers
 from bot.slack_client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
-from config.credentials import redact_text
+from config.credentials import redact_text, redact_url
 from config.settings import Settings
 from index.catalog import current_generation
 from index.model import IndexReport, VaultSurvey
@@ -36,18 +37,12 @@ from index.wiki import Wiki
 
 STATE_OUTAGE_S = 3.0
 """How long the state store check waits for an unreachable database."""
+STATE_CONNECT_TIMEOUT_S = 3
+"""libpq's ``connect_timeout`` for the check's own first connection."""
 MAX_LISTED = 5
 """Skipped files (or models) named in a detail; the rest are counted."""
-SCOPES_HEADER = "x-oauth-scopes"
 
 BuildIndex = Callable[[Wiki], IndexReport]
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    ok: bool
-    detail: str
 
 
 async def run_checks(settings: Settings, *, build_index: BuildIndex | None = None) -> list[Check]:
@@ -71,10 +66,6 @@ async def run_checks(settings: Settings, *, build_index: BuildIndex | None = Non
     return [hide_secrets(check, settings) for check in checks]
 
 
-def doctor_json(checks: list[Check]) -> dict:
-    return {"checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in checks]}
-
-
 def hide_secrets(check: Check, settings: Settings) -> Check:
     """A last guard: no detail may show a configured secret, whatever an API echoed back."""
     detail = redact_text(check.detail, settings.wiki_git_url, str(settings.state_db), settings.llm_base_url)
@@ -90,18 +81,22 @@ def hide_secrets(check: Check, settings: Settings) -> Check:
     return Check(check.name, check.ok, detail)
 
 
-# -- settings and Slack -----------------------------------------------------------------------
+# -- settings (Slack's checks: bot/doctor_slack.py) -------------------------------------------
 
 
 def check_settings(settings: Settings) -> Check:
     problems = []
     if settings.slack_signing_secret is None and settings.slack_app_token is None:
         problems.append(
-            "set SLACK_SIGNING_SECRET (for sakuin serve) or SLACK_APP_TOKEN (for sakuin socket):"
-            " with neither the bot cannot receive anything"
+            _(
+                "set SLACK_SIGNING_SECRET (for sakuin serve) or SLACK_APP_TOKEN (for sakuin socket):"
+                " with neither the bot cannot receive anything"
+            )
         )
     if settings.wiki_git_webhook_secret is not None and settings.wiki_git_url is None:
-        problems.append("WIKI_GIT_WEBHOOK_SECRET is set without WIKI_GIT_URL: set the URL or drop the secret")
+        problems.append(
+            _("WIKI_GIT_WEBHOOK_SECRET is set without WIKI_GIT_URL: set the URL or drop the secret")
+        )
     if problems:
         return Check("settings", False, "; ".join(problems))
     modes = [
@@ -112,104 +107,7 @@ def check_settings(settings: Settings) -> Check:
         )
         if needed is not None
     ]
-    return Check("settings", True, f"valid; ready for {' and '.join(modes)}")
-
-
-async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[Check, set[str] | None]:
-    """``auth.test`` with the bot token; also returns the scopes Slack says it was granted."""
-    if settings.slack_bot_token is None:
-        return Check(
-            "bot token",
-            False,
-            "SLACK_BOT_TOKEN is not set: copy the Bot User OAuth Token"
-            " (xoxb-…) from the app's OAuth & Permissions page",
-        ), None
-    try:
-        response = await client.auth_test()
-    except SlackApiError as error:
-        return Check(
-            "bot token",
-            False,
-            f"Slack refused it ({_slack_error(error)}): copy the Bot User OAuth"
-            " Token (xoxb-…) again from OAuth & Permissions, and reinstall the app if it was revoked",
-        ), None
-    except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check(
-            "bot token", False, f"Slack could not be reached at {settings.slack_api_url}: {_describe(error)}"
-        ), None
-    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
-    granted = {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
-    detail = f"workspace {response.get('team')} ({response.get('team_id')}) as @{response.get('user')} ({response.get('user_id')})"  # noqa: E501
-    return Check("bot token", True, detail), granted
-
-
-async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:
-    assert settings.slack_app_token is not None
-    try:
-        await client.apps_connections_open(app_token=settings.slack_app_token.get_secret_value())
-    except SlackApiError as error:
-        return Check(
-            "app token",
-            False,
-            f"Slack refused it ({_slack_error(error)}): create an app-level token"
-            " with the connections:write scope under Basic Information, put it in SLACK_APP_TOKEN"
-            " (xapp-…), and enable Socket Mode",
-        )
-    except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check("app token", False, f"Slack could not be reached: {_describe(error)}")
-    return Check("app token", True, "Socket Mode connections can be opened")
-
-
-def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -> Check:
-    needed = build_manifest(settings, None)["oauth_config"]["scopes"]["bot"]
-    if not token_ok:
-        return Check("scopes", False, "not checked: auth.test failed (see bot token)")
-    if granted is None:
-        return Check(
-            "scopes", False, "Slack did not say which scopes the token has (no x-oauth-scopes header)"
-        )
-    missing = [scope for scope in needed if scope not in granted]
-    if missing:
-        return Check(
-            "scopes",
-            False,
-            f"missing {', '.join(missing)}: add {'it' if len(missing) == 1 else 'them'} under OAuth &"
-            " Permissions → Bot Token Scopes (or paste `sakuin manifest` into the app's manifest), then"
-            " reinstall the app to the workspace",
-        )
-    return Check("scopes", True, f"all {len(needed)} scopes of the manifest are granted")
-
-
-async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: bool) -> Check:
-    name = f"digest channel {channel}"
-    if not token_ok:
-        return Check(name, False, "not checked: auth.test failed (see bot token)")
-    try:
-        response = await client.conversations_info(channel=channel)
-    except SlackApiError as error:
-        code = _slack_error(error)
-        if code == "channel_not_found":
-            return Check(
-                name,
-                False,
-                "no such channel, or a private one the bot is not in: DIGEST_CHANNEL takes"
-                " channel ids (C0123ABCD: channel details → About), and a private channel needs"
-                " /invite @sakuin first",
-            )
-        if code == "missing_scope":
-            return Check(
-                name, False, "cannot look at it: the token lacks channels:read / groups:read (see scopes)"
-            )
-        return Check(name, False, f"Slack refused to describe it ({code})")
-    except (aiohttp.ClientError, TimeoutError, OSError) as error:
-        return Check(name, False, f"Slack could not be reached: {_describe(error)}")
-    info = response.get("channel") or {}
-    label = f"#{info['name']}" if info.get("name") else channel
-    if info.get("is_archived"):
-        return Check(name, False, f"{label} is archived: unarchive it or choose another channel")
-    if not info.get("is_member"):
-        return Check(name, False, f"the bot is not a member of {label}: type /invite @sakuin in {label}")
-    return Check(name, True, f"{label}; the bot is a member")
+    return Check("settings", True, _("valid; ready for {modes}").format(modes=_(" and ").join(modes)))
 
 
 # -- vault, index, state ----------------------------------------------------------------------
@@ -220,14 +118,20 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
     vault = settings.wiki_dir
     if not vault.is_dir():
         if settings.wiki_git_url is not None:
-            note = f"{vault} is not cloned yet: sakuin serve and socket clone WIKI_GIT_URL into it at start"
+            note = _(
+                "{vault} is not cloned yet: sakuin serve and socket clone WIKI_GIT_URL into it at start"
+            ).format(vault=vault)
             return [
                 Check("vault", True, note),
-                Check("index", True, "built at start, once the vault is cloned"),
+                Check("index", True, _("built at start, once the vault is cloned")),
             ]
         return [
-            Check("vault", False, f"WIKI_DIR {vault} is not a folder: point WIKI_DIR at the vault"),
-            Check("index", False, "not checked: there is no vault"),
+            Check(
+                "vault",
+                False,
+                _("WIKI_DIR {vault} is not a folder: point WIKI_DIR at the vault").format(vault=vault),
+            ),
+            Check("index", False, _("not checked: there is no vault")),
         ]
     wiki = Wiki.open(vault, settings.index_dir, settings.wiki_base_url)
     before = wiki.state()
@@ -237,8 +141,14 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
     except Exception as error:
         reason = f"{type(error).__name__}: {error}"
         return [
-            Check("vault", False, f"{vault} could not be read: {reason}"),
-            Check("index", False, f"could not be built in {settings.index_dir}: {reason}"),
+            Check(
+                "vault", False, _("{vault} could not be read: {reason}").format(vault=vault, reason=reason)
+            ),
+            Check(
+                "index",
+                False,
+                _("could not be built in {index}: {reason}").format(index=settings.index_dir, reason=reason),
+            ),
         ]
     survey = report.survey or wiki.survey()
     return [
@@ -250,67 +160,110 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
 def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check:
     """Pages found, notes left out per folder and why, files that could not be pages; a vault
     whose notes are mostly left out (the survey's warning) fails."""
-    parts = [f"{report.pages} pages in {vault} ({survey.layout} layout)"]
+    parts = [
+        _("{pages} pages in {vault} ({layout} layout)").format(
+            pages=report.pages, vault=vault, layout=survey.layout
+        )
+    ]
     left_out = [
-        f"{folder.folder} {sum(count for _, count in folder.left_out)} ("
+        f"{folder.folder} {sum(count for _reason, count in folder.left_out)} ("
         + ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
         + ")"
         for folder in survey.folders
         if folder.left_out
     ]
     if left_out:
-        parts.append("left out: " + "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out)))
+        listed = "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out))
+        parts.append(_("left out: {folders}").format(folders=listed))
     if report.skipped:
         named = ", ".join(f"{item.path} ({item.reason})" for item in report.skipped[:MAX_LISTED])
-        parts.append(f"skipped {len(report.skipped)}: {named}{_more(len(report.skipped))}")
+        parts.append(
+            _("skipped {count}: {files}").format(
+                count=len(report.skipped), files=named + _more(len(report.skipped))
+            )
+        )
     if survey.warning or report.pages == 0:
-        warning = survey.warning or "no pages found"
-        return Check("vault", False, f"{warning}: is WIKI_DIR the vault? " + "; ".join(parts))
+        warning = survey.warning or _("no pages found")
+        question = _("{warning}: is WIKI_DIR the vault?").format(warning=warning)
+        return Check("vault", False, question + " " + "; ".join(parts))
     return Check("vault", True, "; ".join(parts))
 
 
 def _more(count: int) -> str:
-    return f" and {count - MAX_LISTED} more" if count > MAX_LISTED else ""
+    return _(" and {count} more").format(count=count - MAX_LISTED) if count > MAX_LISTED else ""
 
 
 def _index_check(index_dir: Path, status_before: str, report: IndexReport, started: float) -> Check:
     generation = current_generation(index_dir)
-    where = f"{index_dir} ({generation.name if generation else 'no generation'})"
+    generation_name = generation.name if generation else _("no generation")
+    where = f"{index_dir} ({generation_name})"
     seconds = time.monotonic() - started
     if status_before != "ready":
-        return Check(
-            "index", True, f"{where}: there was none; built now ({report.pages} pages in {seconds:.1f} s)"
-        )
+        detail = _("{where}: there was none; built now ({pages} pages in {seconds:.1f} s)")
+        return Check("index", True, detail.format(where=where, pages=report.pages, seconds=seconds))
     moved = report.added + report.changed + report.removed
     if moved:
         return Check(
             "index",
             True,
-            f"{where}: was behind the vault ({report.added} added, {report.changed}"
-            f" changed, {report.removed} removed); brought up to date",
+            _(
+                "{where}: was behind the vault ({added} added, {changed} changed, {removed} removed);"
+                " brought up to date"
+            ).format(where=where, added=report.added, changed=report.changed, removed=report.removed),
         )
-    return Check("index", True, f"{where}: present and up to date, {report.pages} pages")
+    return Check(
+        "index",
+        True,
+        _("{where}: present and up to date, {pages} pages").format(where=where, pages=report.pages),
+    )
 
 
 def check_state_store(settings: Settings) -> Check:
     location = settings.state_db
+    if not isinstance(location, Path):
+        refused = postgres_connect_problem(str(location))
+        if refused is not None:
+            return Check("state store", False, refused)
     try:
         if isinstance(location, Path):
             store: StateStore = SqliteStateStore(location)
             label = f"SQLite {location}"
         else:
             store = PostgresStateStore(location, outage_s=STATE_OUTAGE_S)
-            label = f"PostgreSQL {store.location} (schema version {store.schema_version})"
+            label = _("PostgreSQL {location} (schema version {version})").format(
+                location=store.location, version=store.schema_version
+            )
         with store:
             store.claim_event(f"sakuin-doctor-{uuid.uuid4().hex}")
     except Exception as error:
         return Check(
             "state store",
             False,
-            f"{_describe(error)}: check STATE_DB (a writable file path, or a"
-            " postgresql://user:password@host:port/db URL the bot can reach)",
+            _(
+                "{error}: check STATE_DB (a writable file path, or a"
+                " postgresql://user:password@host:port/db URL the bot can reach)"
+            ).format(error=describe_error(error)),
         )
-    return Check("state store", True, f"{label}: reachable and writable")
+    return Check("state store", True, _("{store}: reachable and writable").format(store=label))
+
+
+def postgres_connect_problem(url: str) -> str | None:
+    """Why one direct connection to ``url`` fails, with what to do; None when it connects.
+
+    The store's pool only ever says it timed out (``PoolTimeout``): libpq's own reason (refused,
+    unknown host, no such database or role, password) is read from a connection of our own.
+    """
+    try:
+        with psycopg.connect(url, connect_timeout=STATE_CONNECT_TIMEOUT_S, application_name="sakuin doctor"):
+            return None
+    except psycopg.Error as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        reason = redact_text("; ".join(lines) or type(error).__name__, url)
+        return _(
+            "PostgreSQL {location}: {reason}: check STATE_DB (host and port of a running server"
+            " reachable from here, the user and password, and a database that exists: createdb it"
+            " first)"
+        ).format(location=redact_url(url), reason=reason)
 
 
 # -- git and the LLM --------------------------------------------------------------------------
@@ -325,30 +278,38 @@ async def check_git_remote(settings: Settings) -> Check:
         return Check(
             "git remote",
             False,
-            f"{sync.remote}: {error}: check WIKI_GIT_URL (for https, a token"
-            " with read access in the URL; for ssh, the machine's key) and WIKI_GIT_BRANCH",
+            _(
+                "{remote}: {error}: check WIKI_GIT_URL (for https, a token with read access in the"
+                " URL; for ssh, the machine's key) and WIKI_GIT_BRANCH"
+            ).format(remote=sync.remote, error=error),
         )
-    return Check("git remote", True, f"{sync.remote} reachable; {branch} at {commit[:10]}")
+    detail = _("{remote} reachable; {branch} at {commit}").format(
+        remote=sync.remote, branch=branch, commit=commit[:10]
+    )
+    return Check("git remote", True, detail)
 
 
 async def check_llm_endpoint(settings: Settings) -> Check:
     """``GET {LLM_BASE_URL}/models`` with the key (the cheapest authenticated call), through the
-    ``openai`` SDK as the answers use it; the model must be among those listed, when any are."""
+    client and headers the answers use (bot/llm.py); the model must be among those listed, when
+    any are."""
     assert settings.llm_base_url is not None
-    key = settings.llm_api_key.get_secret_value().strip() if settings.llm_api_key else ""
-    client = openai.AsyncOpenAI(
-        base_url=settings.llm_base_url, api_key=key or "unused", timeout=settings.llm_timeout, max_retries=0
-    )
+    client = model_client(settings, max_retries=0)
     where = f"GET {settings.llm_base_url.rstrip('/')}/models"
     try:
-        page = await client.models.list(extra_headers={} if key else {"Authorization": openai.Omit()})
+        page = await client.models.list(extra_headers=model_headers(settings))
         models = [model.id async for model in page]
     except openai.APIStatusError as error:
-        hint = " (LLM_API_KEY refused)" if error.status_code in (401, 403) else ""
-        return Check("LLM endpoint", False, f"{where} answered HTTP {error.status_code}{hint}")
+        hint = _(" (LLM_API_KEY refused)") if error.status_code in (401, 403) else ""
+        detail = _("{where} answered HTTP {status}").format(where=where, status=error.status_code)
+        return Check("LLM endpoint", False, detail + hint)
     except openai.APIError as error:
         return Check(
-            "LLM endpoint", False, f"{where} failed: {_describe(error)}: check LLM_BASE_URL (it ends in /v1)"
+            "LLM endpoint",
+            False,
+            _("{where} failed: {error}: check LLM_BASE_URL (it ends in /v1)").format(
+                where=where, error=describe_error(error)
+            ),
         )
     finally:
         await client.close()
@@ -357,17 +318,13 @@ async def check_llm_endpoint(settings: Settings) -> Check:
         return Check(
             "LLM endpoint",
             False,
-            f"LLM_MODEL {settings.llm_model} is not among the {len(models)} models it serves: {listed}",
+            _("LLM_MODEL {model} is not among the {count} models it serves: {listed}").format(
+                model=settings.llm_model, count=len(models), listed=listed
+            ),
         )
-    among = f"; {len(models)} models, {settings.llm_model} among them" if models else ""
-    return Check("LLM endpoint", True, f"{settings.llm_base_url} answers{among}")
-
-
-def _slack_error(error: SlackApiError) -> str:
-    data = error.response.data if isinstance(error.response.data, dict) else {}
-    return str(data.get("error") or f"HTTP {error.response.status_code}")
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+    among = (
+        _("; {count} models, {model} among them").format(count=len(models), model=settings.llm_model)
+        if models
+        else ""
+    )
+    return Check("LLM endpoint", True, _("{url} answers").format(url=settings.llm_base_url) + among)

@@ -12,7 +12,9 @@ loop) in its own session with no terminal, so git and ssh can never stop to ask 
   live index (bot/freshness.py) sees the files change as it sees local saves.
 - **Failures** (remote down, auth refused, timeout) are logged with git's reason, shown in
   ``/healthz`` and retried with back-off; the last good checkout keeps serving meanwhile.
-- **Credentials** in the URL never reach a log line, ``/healthz`` or an error message.
+- **Credentials** in the URL never reach a log line, ``/healthz``, an error message or a command
+  line (which every user of the machine can read): git is given the URL without them, and an https
+  token as an ``Authorization`` header in its environment (config/credentials.py).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from config.credentials import redact_text, redact_url
+from config.credentials import git_command_url, git_environment, redact_text, redact_url
 from config.settings import Settings
 
 log = logging.getLogger("sakuin.git")
@@ -90,6 +92,8 @@ class GitSync:
         retry_base_s: float = RETRY_BASE_S,
     ) -> None:
         self.url = str(url)
+        self._command_url = git_command_url(self.url)
+        self._environment = git_environment(self.url)
         self.directory = Path(directory)
         self.branch = branch
         self.interval = interval
@@ -174,10 +178,11 @@ class GitSync:
         started = time.monotonic()
         target = str(self.directory.absolute())
         await self._git(
-            "clone", "--depth", "1", "--no-tags", "--quiet", *branch, "--", self.url, target,
+            "clone", "--depth", "1", "--no-tags", "--quiet", *branch, "--", self._command_url, target,
             cwd=self.directory.parent, timeout=CLONE_TIMEOUT_S,
         )  # fmt: skip
-        # Keep the token out of the checkout's config: every fetch names the URL itself.
+        # Keep the token out of the checkout's config: every fetch names the URL (and gets the token
+        # from the environment).
         await self._git("remote", "set-url", "origin", self.remote)
         self._commit = await self._head()
         self.branch = self.branch or await self._current_branch()
@@ -235,7 +240,8 @@ class GitSync:
         self.fetches += 1
         try:
             await self._git(
-                "fetch", "--depth", "1", "--no-tags", "--quiet", "--", self.url, self.branch or "HEAD",
+                "fetch", "--depth", "1", "--no-tags", "--quiet", "--", self._command_url,
+                self.branch or "HEAD",
                 timeout=FETCH_TIMEOUT_S,
             )  # fmt: skip
             tip = await self._rev_parse("FETCH_HEAD")
@@ -276,7 +282,7 @@ class GitSync:
         GitError when the remote cannot be reached or has no such branch (``sakuin doctor``)."""
         ref = f"refs/heads/{self.branch}" if self.branch else "HEAD"
         listing = await self._git(
-            "ls-remote", "--symref", "--", self.url, ref, cwd=Path.cwd(), timeout=FETCH_TIMEOUT_S
+            "ls-remote", "--symref", "--", self._command_url, ref, cwd=Path.cwd(), timeout=FETCH_TIMEOUT_S
         )
         branch, commit = self.branch, None
         for line in listing.splitlines():
@@ -321,6 +327,7 @@ class GitSync:
             "-c", "advice.detachedHead=false", "-c", "gc.autoDetach=false",
             *args,
             cwd=cwd or self.directory,
+            env=self._environment,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,

@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground, question_language
+from bot.i18n import language_for_question
+from bot.llm_grounding import Grounding, NumberedPassage, chat_messages, ground
 from config.settings import Settings
 
 if TYPE_CHECKING:
@@ -79,10 +80,10 @@ async def write_answer(
     import openai  # here, not at the top: the SDK is a third of the serving process without a model
 
     assert settings.llm_model is not None
-    messages = chat_messages(question, passages, question_language(question, settings.ui_language))
+    messages = chat_messages(question, passages, language_for_question(question, settings.ui_language))
     try:
-        async with asyncio.timeout(settings.llm_timeout), _client(settings) as client:
-            request = _Request(client, settings.llm_model, messages, _headers(settings), len(passages))
+        async with asyncio.timeout(settings.llm_timeout), model_client(settings) as client:
+            request = _Request(client, settings.llm_model, messages, model_headers(settings), len(passages))
             answer, complete = await (request.stream(on_draft) if on_draft else request.complete())
     except TimeoutError:
         log.warning(
@@ -177,18 +178,21 @@ def _ended(finish_reason: str | None) -> bool:
     )
 
 
-def _client(settings: Settings) -> openai.AsyncOpenAI:
+def model_client(settings: Settings, *, max_retries: int = MAX_RETRIES) -> openai.AsyncOpenAI:
+    """The SDK's client for ``LLM_BASE_URL``; every request it sends carries `model_headers`."""
     import openai
 
     return openai.AsyncOpenAI(
         base_url=settings.llm_base_url,
         api_key=_key(settings) or NO_KEY,
         timeout=settings.llm_timeout,
-        max_retries=MAX_RETRIES,
+        max_retries=max_retries,
     )
 
 
-def _headers(settings: Settings) -> dict[str, object]:
+def model_headers(settings: Settings) -> dict[str, object]:
+    """The ``extra_headers`` of every request: `LEFT_OUT_HEADERS` omitted, and Authorization too
+    when there is no key."""
     import openai
 
     headers: dict[str, object] = {name: openai.Omit() for name in LEFT_OUT_HEADERS}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from index.model import SearchResult
+from index.model import Answer
 
 MAX_PASSAGE_CHARS = 1500
 """A passage is cut to this many characters before it is sent (the prompt stays small and fast)."""
@@ -23,7 +23,6 @@ MAX_PASSAGE_CHARS = 1500
 LANGUAGE_NAMES = {"ja": "Japanese", "en": "English"}
 NOT_IN_THE_WIKI = {"ja": "wiki には書かれていません。", "en": "The wiki does not say."}
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 _MARKER = r"[\[［【]\s*\d{1,3}(?:\s*[,，、]\s*\d{1,3})*\s*[\]］】]"
 _CITATION = re.compile(_MARKER)
 _NUMBER = re.compile(r"\d{1,3}")
@@ -70,21 +69,13 @@ class Grounding:
         return tuple(dict.fromkeys(n for sentence in self.sentences for n in sentence.citations))
 
 
-def passages_from(result: SearchResult) -> tuple[NumberedPassage, ...]:
+def passages_from(answer: Answer) -> tuple[NumberedPassage, ...]:
     """The passages a question's answer is written from, numbered in rank order from 1."""
-    hits = [hit for hit in result.hits if hit.snippet.strip()]
+    passages = [passage for passage in answer.passages if passage.text.strip()]
     return tuple(
-        NumberedPassage(number, hit.path, hit.title, hit.section, _clipped(hit.snippet), hit.url)
-        for number, hit in enumerate(hits, start=1)
+        NumberedPassage(number, p.path, p.title, p.section, _clipped(p.text), p.url)
+        for number, p in enumerate(passages, start=1)
     )
-
-
-def question_language(question: str, ui_language: str = "auto") -> str:
-    """``ja`` or ``en``: ``UI_LANGUAGE`` when it names one, else Japanese when the question holds
-    kana or kanji (``Minder を開発したのはどこ?``), English otherwise."""
-    if ui_language in LANGUAGE_NAMES:
-        return ui_language
-    return "ja" if _CJK.search(question) else "en"
 
 
 def chat_messages(

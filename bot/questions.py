@@ -1,4 +1,5 @@
-"""The one way a question is answered in Slack: mentions, DMs and thread follow-ups come here.
+"""The one way a question's answer is posted in Slack: mentions, DMs, follow-ups and the assistant
+pane come here (through `bot.conversation`, which composes the answer and adds its controls).
 
 1. The extractive answer (`bot.replies`) is posted at once.
 2. When a model is configured (``LLM_BASE_URL``), that same message is rewritten in place while the
@@ -13,26 +14,27 @@ since 3.37) are not used: a stream is a new message, so the answer would be post
 the text as it arrives, before its citations can be checked; and it only works in a thread.
 ``chat.update`` works in every workspace, in threads and channels alike.
 
-`/entity` cards and `/wiki` results never come here: they are the wiki's own words.
+`/entity` cards and `/wiki` results never come here: they are the wiki's own words. The model's
+answer and its labels are in the question's language, as the extractive answer is (`bot.i18n`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 import aiohttp
 from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue, Busy
 from bot.blocks.written import draft_blocks, written_blocks, written_text
 from bot.delivery import post_reply
+from bot.i18n import language_for_question, use_language
 from bot.llm import WrittenAnswer, model_configured, write_answer
 from bot.llm_grounding import Grounding, NumberedPassage, Sentence, passages_from
-from bot.replies import Reply, reply_for_text
+from bot.replies import Reply
 from config.settings import Settings
-from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
 
@@ -40,31 +42,42 @@ UPDATE_INTERVAL_S = 1.0
 """At most one draft update a second (``chat.update`` is a Tier 3 method: about 50 a minute)."""
 
 
-async def answer_question(
+Decorate = Callable[[Reply], Reply]
+"""Adds the posting path's own controls (👍/👎, "stop following") to a version of the message."""
+
+
+def as_is(reply: Reply) -> Reply:
+    return reply
+
+
+async def post_answer(
     client: AsyncWebClient,
     channel: str,
-    text: str,
-    wiki: Wiki,
+    reply: Reply,
     settings: Settings,
-    answers: AnswerQueue,
     *,
     thread_ts: str | None = None,
-    on_busy: Busy | None = None,
+    decorate: Decorate = as_is,
 ) -> str | None:
-    """Post the answer to ``text`` (in ``thread_ts`` when given), then let the model rewrite it.
+    """Post ``reply`` (in ``thread_ts`` when given), then let the model rewrite it.
 
-    The answer is composed through ``answers`` (``on_busy`` is awaited when it is full). Returns
-    the ``ts`` of the one message posted.
+    Every version the user sees (the extractive answer, drafts, the model's answer) goes through
+    ``decorate``. Returns the ``ts`` of the one message posted.
     """
-    reply = await answers.run(reply_for_text, text, wiki, settings, private=False, on_busy=on_busy)
-    ts = await post_reply(client, channel, reply, thread_ts=thread_ts)
+    ts = await post_reply(client, channel, decorate(reply), thread_ts=thread_ts)
     if ts is not None:
-        await rewrite_in_place(client, channel, ts, reply, settings)
+        await rewrite_in_place(client, channel, ts, reply, settings, decorate=decorate)
     return ts
 
 
 async def rewrite_in_place(
-    client: AsyncWebClient, channel: str, ts: str, posted: Reply, settings: Settings
+    client: AsyncWebClient,
+    channel: str,
+    ts: str,
+    posted: Reply,
+    settings: Settings,
+    *,
+    decorate: Decorate = as_is,
 ) -> None:
     """Rewrite the message ``ts`` (``posted``, an extractive answer) with the model's answer.
 
@@ -72,25 +85,29 @@ async def rewrite_in_place(
     the message is left as ``posted`` (or put back to it, if a draft had replaced it).
     """
     passages = passages_of(posted)
-    if not passages or not model_configured(settings) or posted.result is None:
+    if not passages or not model_configured(settings) or posted.answer is None:
         return
-    message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "")
-    written = await write_answer(settings, posted.result.query, passages, on_draft=message.draft)
-    await message.finish(written)
+    question = posted.answer.question
+    with use_language(language_for_question(question, settings.ui_language)):
+        message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "", decorate)
+        written = await write_answer(settings, question, passages, on_draft=message.draft)
+        await message.finish(written)
 
 
 async def final_reply(reply: Reply, settings: Settings) -> Reply:
     """What the message ends as (``sakuin ask``): the model's answer, or ``reply`` when there is none."""
     passages = passages_of(reply)
-    if not passages or not model_configured(settings) or reply.result is None:
+    if not passages or not model_configured(settings) or reply.answer is None:
         return reply
-    written = await write_answer(settings, reply.result.query, passages)
-    return reply if written is None else written_reply(written)
+    question = reply.answer.question
+    with use_language(language_for_question(question, settings.ui_language)):
+        written = await write_answer(settings, question, passages)
+        return reply if written is None else written_reply(written)
 
 
 def passages_of(reply: Reply) -> tuple[NumberedPassage, ...]:
     """The passages a model may write the reply's answer from: none for cards, help or notices."""
-    return passages_from(reply.result) if reply.result is not None else ()
+    return passages_from(reply.answer) if reply.answer is not None else ()
 
 
 def written_reply(written: WrittenAnswer) -> Reply:
@@ -109,9 +126,11 @@ class _InPlace:
         extractive: Reply,
         passages: tuple[NumberedPassage, ...],
         model: str,
+        decorate: Decorate,
     ) -> None:
         self.client, self.channel, self.ts = client, channel, ts
         self.extractive, self.passages, self.model = extractive, passages, model
+        self.decorate = decorate
         self.shown: tuple[Sentence, ...] = ()
         self.updated_at = float("-inf")
 
@@ -126,8 +145,9 @@ class _InPlace:
         await self._update(Reply(written_text(grounding), tuple(blocks)))
 
     async def finish(self, written: WrittenAnswer | None) -> None:
-        if written is not None:
-            await self._update(written_reply(written))
+        """Show the final answer; without one (or when Slack refuses it) a draft on screen gives
+        way to the extractive answer again, never staying as "`model` is writing an answer…"."""
+        if written is not None and await self._update(written_reply(written)):
             log.info(
                 "model answer in %s %s: %s sentences citing %s",
                 self.channel,
@@ -138,12 +158,15 @@ class _InPlace:
         elif self.shown:
             await self._update(self.extractive)
 
-    async def _update(self, reply: Reply) -> None:
+    async def _update(self, version: Reply) -> bool:
+        """Whether Slack applied the update."""
         self.updated_at = time.monotonic()
+        reply = self.decorate(version)
         try:
             await self.client.chat_update(
                 channel=self.channel, ts=self.ts, text=reply.text, blocks=list(reply.blocks)
             )
         except (SlackClientError, aiohttp.ClientError, TimeoutError) as error:
-            # The answer the user has stays as it is; nothing else can be done about it.
             log.warning("could not update answer %s in %s: %s", self.ts, self.channel, error)
+            return False
+        return True

@@ -64,7 +64,10 @@ def git_webhook(
 ) -> Callable[[web.Request], Awaitable[web.Response]]:
     """``POST /hooks/git``: a push notification from GitHub (``X-Hub-Signature-256``, an HMAC of
     the body) or GitLab (``X-Gitlab-Token``, the secret itself). A valid one schedules a fetch at
-    once and gets 202; a bad or missing signature gets 401 and changes nothing."""
+    once and gets 202; a bad or missing signature gets 401 and changes nothing. An empty secret
+    is refused: an empty token would match it and anyone could sign with it."""
+    if not secret.strip():
+        raise ValueError("the git webhook needs a non-empty secret (WIKI_GIT_WEBHOOK_SECRET)")
     announcing: set[asyncio.Task[None]] = set()
 
     async def receive_push(request: web.Request) -> web.Response:

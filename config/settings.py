@@ -148,6 +148,21 @@ class Settings(BaseSettings):
     def _blank_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
+    @field_validator(
+        "slack_bot_token",
+        "slack_signing_secret",
+        "slack_app_token",
+        "llm_api_key",
+        "wiki_git_webhook_secret",
+        mode="before",
+    )
+    @classmethod
+    def _blank_secret_is_unset(cls, value: object) -> object:
+        """A blank secret (``WIKI_GIT_WEBHOOK_SECRET=`` in a `.env`) is no secret: left set, it
+        would turn a feature on with an empty key that anyone can match or sign with."""
+        text = value.get_secret_value() if isinstance(value, SecretStr) else value
+        return None if isinstance(text, str) and not text.strip() else value
+
     @field_validator("llm_base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:

@@ -61,6 +61,11 @@ def token_spans(text: str) -> Iterator[tuple[str, int, int, int, bool]]:
             position += 1
 
 
+def latin_words(folded: str) -> list[str]:
+    """The Latin words and numbers of folded text, as `tokenize` reads them (CJK runs left out)."""
+    return [match.group() for match in _TOKEN.finditer(folded) if match.lastgroup == "word"]
+
+
 def is_function_bigram(term: str) -> bool:
     """A bigram of hiragana only (particles, endings: した, のは) says little about the topic."""
     return bool(_HIRAGANA.match(term))

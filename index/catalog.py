@@ -252,6 +252,18 @@ class CatalogRows:
         row = self.db().execute("SELECT path FROM pages WHERE token = ? LIMIT 1", (token,)).fetchone()
         return row[0] if row else None
 
+    def most_linked(self, types: Iterable[str], limit: int) -> list[tuple[str, int]]:
+        """(path, how many pages link to it) of the pages of ``types`` most linked, then by title."""
+        wanted = sorted(set(types))
+        marks = ",".join("?" * len(wanted))
+        query = (
+            "SELECT links.resolved, count(DISTINCT links.source) AS linking FROM links"
+            " JOIN pages ON pages.path = links.resolved"
+            f" WHERE pages.type IN ({marks}) AND links.source != links.resolved"
+            " GROUP BY links.resolved ORDER BY linking DESC, pages.title LIMIT ?"
+        )
+        return list(self.db().execute(query, [*wanted, limit]))
+
     def link_targets(self) -> Iterator[tuple[str, str, tuple[str, ...]]]:
         """(path, title, aliases) of every knowledge page, for a `index.links.LinkResolver`."""
         rows = self.db().execute("SELECT path, title, aliases FROM pages WHERE knowledge = 1")

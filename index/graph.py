@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -14,6 +15,7 @@ from index.format import (
     CONCEPT,
     ENTITY,
     NOT_KNOWLEDGE_TYPES,
+    SOURCE,
     SOURCE_LABEL,
     source_short_title,
 )
@@ -24,6 +26,9 @@ from index.prose import link_label
 
 if TYPE_CHECKING:
     from index.catalog import CatalogRows
+
+MAX_SHORT_TITLE = 40
+_PAPER_ALIAS = re.compile(r"^\s*(.+?)\s*(?:論文|paper)\s*$", re.IGNORECASE)
 
 
 def is_knowledge(page: Page) -> bool:
@@ -97,14 +102,31 @@ class StoredResolver:
 def known_by(page: Page) -> KnownBy:
     """The names a knowledge page gives itself, with their kinds (see `index.names`)."""
     names = [(page.title, "title"), (page.stem, "stem"), *((alias, "alias") for alias in page.aliases)]
-    short = source_short_title(page.stem)
-    if short:
-        names.append((short, "short"))
+    names.extend((short, "short") for short in short_names(page))
     return names
 
 
 def name_rows(names: KnownBy) -> list[NameRow]:
     return [row for name, kind in names if (row := name_row(name, kind)) is not None]
+
+
+def short_names(page: Page) -> list[str]:
+    """What a source is called in prose: the system name before `` - `` in its file name or before
+    ``:`` in its title (``SLX``, ``MegaScale``), and an alias that names its paper (``LogSage 論文``,
+    ``LogSage paper`` → ``LogSage``)."""
+    found: list[str] = []
+    short = source_short_title(page.stem)
+    if short:
+        found.append(short)
+    if page.type == SOURCE:
+        head, colon, _ = page.title.partition(":")
+        if colon and 0 < len(head.strip()) <= MAX_SHORT_TITLE:
+            found.append(head.strip())
+        for alias in page.aliases:
+            paper = _PAPER_ALIAS.match(alias)
+            if paper:
+                found.append(paper.group(1))
+    return list(dict.fromkeys(found))
 
 
 def named(page: Page) -> NamedPage:

@@ -125,6 +125,77 @@ class SearchResult:
     hits: tuple[Hit, ...]
     entities: tuple[Candidate, ...] = ()
     """Pages whose names occur in the question (the question is 'about' them)."""
+    too_long: bool = False
+    """The query is longer than the domain reads (`index.question.MAX_QUERY_CHARS`): nothing was searched."""
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A retrieved passage, as a language model would be given it: the page, the section, the text."""
+
+    path: str
+    title: str
+    type: str
+    section: str | None
+    text: str
+    url: str | None = None
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSentence:
+    """A sentence of the wiki that answers the question, with where it stands."""
+
+    text: str
+    path: str
+    title: str
+    section: str | None
+    url: str | None
+    terms: tuple[str, ...]
+    """The question's words it contains, as written in it."""
+    marks: tuple[tuple[int, int], ...]
+    """Spans of ``text`` to emphasise (start, end): the question's words and the value asked for."""
+    confidence: float
+    """0–1: the share of the question it covers, halved when it lacks what the question asks for."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """An answer read from the wiki's typed relations.
+
+    ``targets`` are what ``subject``'s ``label`` line links to (Minder → 開発元 → ByteDance), or,
+    when ``inverse``, the pages whose ``label`` line links to ``subject`` (the pages developed by
+    ByteDance).
+    """
+
+    subject: PageRef
+    label: str
+    targets: tuple[PageRef, ...]
+    inverse: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a free question: the sentences (or relation) that answer it, or none.
+
+    ``confident`` is False when no sentence covers enough of the question: the edge must then say
+    so and show ``pages`` as the closest, never dress them up as an answer.
+    """
+
+    question: str
+    sentences: tuple[AnswerSentence, ...]
+    confident: bool
+    subject: str | None
+    """The path of the page the answer is about (the page the question names), if any."""
+    passages: tuple[Passage, ...]
+    """The retrieved passages, best first: each page's passage holding its best sentence."""
+    pages: tuple[Hit, ...]
+    """The pages shown, best first, each with its best sentence as snippet."""
+    fact: Fact | None = None
+    shape: str = "open"
+    language: str = "en"
+    """``ja`` or ``en``: the language the question was asked in."""
+    too_long: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ Names that are linked but have no page are answers too ("no page yet").
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 from bisect import bisect_left
@@ -49,6 +50,8 @@ _LEGAL_WORDS = frozenset(
 )
 _LEGAL_JA = re.compile(r"株式会社|有限会社|合同会社|\(株\)|（株）|㈱|\(有\)|㈲")
 _SEPARATORS = re.compile(r"[\W_]+")
+_LATIN_WORD = re.compile(r"[a-z0-9]+")
+MAX_NAME_WORDS = 4
 _TYPE_RANK = {ENTITY: 0, CONCEPT: 1, NOTE: 2, "question": 3, "survey": 3, "thesis": 3, SOURCE: 4}
 """Orders candidates that tie (an entity is listed before a source of the same name); never
 decides a tie. Types of a team's own folders list like notes."""
@@ -58,6 +61,8 @@ _KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "short": 2, "display": 3}
 _OWN_NAMES = frozenset({"title", "stem", "alias", "short"})
 CACHE_SIZE = 4096
 """Keys (and name prefixes) whose rows a table keeps once read."""
+SIMILAR_CUTOFF = 60
+"""The `fuzz.ratio` from which a name is suggested as nearby."""
 EXACT_SCORE = 100.0
 LOOSE_SCORE = 96.0
 """Scores of the first two levels, less one per kind rank; typos score below 90."""
@@ -98,6 +103,15 @@ class NamedPage:
     title: str
     type: str
     tier: str
+
+
+@dataclass(frozen=True, slots=True)
+class NameSpan:
+    """A page's name found in a text: ``start``/``end`` index the folded text."""
+
+    start: int
+    end: int
+    page: NamedPage
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,20 +306,41 @@ class NameTable:
 
     def names_in(self, text: str) -> list[NamedPage]:
         """Pages whose names occur in ``text`` as whole words, longest names first."""
-        folded = fold(text)
         found: list[NamedPage] = []
-        taken: list[tuple[int, int]] = []
+        for span in self.name_spans(text):
+            if span.page not in found:
+                found.append(span.page)
+        return found
+
+    def name_spans(self, text: str) -> list[NameSpan]:
+        """Where names occur in ``fold(text)``: as written (NFKC + casefold), then runs of Latin
+        words typed with other spacing, hyphens or a legal suffix (``XPU Timer``, ``CCL D``) as
+        `resolve` reads them."""
+        folded = fold(text)
+        spans: list[NameSpan] = []
         for start in range(len(folded) - 1):
-            for name, page in self._mentions.get(folded[start : start + 2], ()):
+            found: NameSpan | None = None
+            for name, page in self._mentions.get(folded[start : start + 2], ()):  # longest first
                 end = start + len(name)
+                if found is not None and end < found.end:
+                    break
                 if not folded.startswith(name, start) or not _word_bounded(folded, start, end):
                     continue
-                if any(s <= start and end <= e for s, e in taken):
+                if found is None or _page_rank(page) < _page_rank(found.page):
+                    found = NameSpan(start, end, page)
+            if found is not None and not any(s.start <= start and found.end <= s.end for s in spans):
+                spans.append(found)
+        words = list(_LATIN_WORD.finditer(folded))
+        for first in range(len(words)):
+            for last in range(min(len(words), first + MAX_NAME_WORDS) - 1, first - 1, -1):
+                start, end = words[first].start(), words[last].end()
+                if any(s.start < end and start < s.end for s in spans):
                     continue
-                taken.append((start, end))
-                if page not in found:
-                    found.append(page)
-        return found
+                pages = [entry[0] for entry in self._entries.get(normalize_name(folded[start:end]), ())]
+                if pages:
+                    spans.append(NameSpan(start, end, min(pages, key=_page_rank)))
+                    break
+        return sorted(spans, key=lambda span: span.start)
 
     def _named(self, key: str, exact: str) -> list[NameHit]:
         """The names equal to the one asked for: exact (a page's own name as written) or loose."""
@@ -329,11 +364,12 @@ class NameTable:
         budget = typo_budget(key)
         if not budget:
             return []
-        by_length = self._by_length
-        start = bisect_left(by_length, (len(key) - budget, ""), key=_length_first)
-        end = bisect_left(by_length, (len(key) + budget + 1, ""), key=_length_first)
         close = process.extract(
-            key, by_length[start:end], scorer=Levenshtein.distance, score_cutoff=2 * budget, limit=50
+            key,
+            self._of_length(len(key) - budget, len(key) + budget),
+            scorer=Levenshtein.distance,
+            score_cutoff=2 * budget,
+            limit=50,
         )
         hits: list[NameHit] = []
         for other, _, _ in close:
@@ -341,6 +377,13 @@ class NameTable:
             if distance <= min(budget, typo_budget(other)):
                 hits.extend(self._hits(other, round(90.0 * (1 - distance / max(len(key), len(other))), 1)))
         return sorted(hits, key=lambda hit: hit.rank)
+
+    def _of_length(self, shortest: int, longest: int) -> list[str]:
+        """The names of ``shortest`` to ``longest`` characters: no other can be within an edit
+        budget or a similarity of a query of about that length (most names are long titles)."""
+        by_length = self._by_length
+        start = bisect_left(by_length, (shortest, ""), key=_length_first)
+        return by_length[start : bisect_left(by_length, (longest + 1, ""), key=_length_first)]
 
     def _longer_names(self, key: str, limit: int) -> list[NameHit]:
         """Names that start with ``key`` (``ByteDance`` → ``ByteDance Seed``): a sorted-list range."""
@@ -353,7 +396,18 @@ class NameTable:
     def _suggestions(self, key: str, limit: int) -> list[NameHit]:
         """The nearest names when nothing matches well: names that start with or contain the word
         asked for (``Lin`` → ``Haibin Lin``), then similar spellings."""
-        similar = process.extract(key, self._keys, scorer=fuzz.ratio, score_cutoff=60, limit=limit)
+        # fuzz.ratio is 1 - indel / (a + b) and indel >= |a - b|: only names between 3/7 and 7/3
+        # of the query's length can reach SIMILAR_CUTOFF.
+        share = SIMILAR_CUTOFF / 100
+        shortest = math.ceil(len(key) * share / (2 - share))
+        longest = math.floor(len(key) * (2 - share) / share)
+        similar = process.extract(
+            key,
+            self._of_length(shortest, longest),
+            scorer=fuzz.ratio,
+            score_cutoff=SIMILAR_CUTOFF,
+            limit=limit,
+        )
         hits = self._longer_names(key, limit)
         for other in self._source.keys_with_word(key)[:limit]:
             hits.extend(self._hits(other, round(fuzz.ratio(key, other) * 0.8, 1)))
@@ -409,6 +463,12 @@ def entry_order(entry: Entry) -> tuple[str, int, str]:
 
 def mention_order(item: tuple[str, NamedPage]) -> tuple[int, str, str]:
     return (-len(item[0]), item[0], item[1].path)
+
+
+def _page_rank(page: NamedPage) -> tuple[int, int]:
+    """Which of several pages known by one name a text most likely means: an entity before a
+    concept before a source, a full page before a stub."""
+    return _TYPE_RANK.get(page.type, _TYPE_RANK[NOTE]), 0 if page.tier == "full" else 1
 
 
 def _clear_winner(ranked: list[NameHit]) -> NameHit | None:

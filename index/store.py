@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from whoosh import scoring
 from whoosh.analysis import Token as WhooshToken
@@ -20,15 +22,23 @@ from whoosh.analysis import Tokenizer
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.multiproc import MpWriter, SubWriterTask
-from whoosh.query import And, Or, Phrase, Query, Term
+from whoosh.query import And, DisjunctionMax, Or, Phrase, Query, Term
+from whoosh.scoring import bm25
+from whoosh.searching import Searcher
 
-from index.analysis import token_spans
+from index.analysis import fold, latin_words, token_spans
 
 INDEX_NAME = "sakuin"
 POOL_MB = 48
 """Postings each writer process sorts in memory before it writes a run to disk: what bounds a
 build's memory (whoosh's count; the process holds about twice that)."""
 LINKED_TO_ALL_BOOST = 12.0
+NAMED_PAGE_BOOST = 2.0
+TERM_FIELDS = ("body", "title", "names")
+BM25_B = 0.75
+BM25_K1 = 1.2
+RESCORED = 4
+"""Passages found per passage returned when a plan has ranking terms: the candidates they rescore."""
 
 
 class CJKTokenizer(Tokenizer):
@@ -97,13 +107,20 @@ class Chunk:
 
 @dataclass(frozen=True)
 class QueryPlan:
-    """What to look for: single terms, phrases (runs of terms), names and linked page paths."""
+    """What to look for: single terms (at a weight other than 1 when ``term_weights`` says so),
+    phrases (runs of terms), and the pages the question names (``linked_paths``): their own
+    passages and the pages linking to them rank higher.
+
+    ``ranking_terms`` are terms too common to find passages by (the engine would walk most of the
+    index for each): like the phrases, they only add to the score of passages the other clauses
+    found, so that among those the passage with more of the question ranks first.
+    """
 
     terms: tuple[str, ...]
     phrases: tuple[tuple[str, ...], ...] = ()
     linked_paths: tuple[str, ...] = ()
-    pages: tuple[str, ...] = ()
-    term_weights: dict[str, float] = field(default_factory=dict)
+    term_weights: Mapping[str, float] = field(default_factory=dict)
+    ranking_terms: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,15 +177,32 @@ class SearchStore:
         writer.commit()
 
     def search(self, plan: QueryPlan, limit: int) -> list[ChunkMatch]:
-        query = _build_query(plan)
-        if query is None:
+        """The ``limit`` best passages: found by the plan's terms, phrases and named pages; when it
+        has ranking terms, `RESCORED` times as many are found and rescored with those too."""
+        finding = _finding_query(plan)
+        if finding is None:
             return []
         searcher = self._searcher()
-        results = searcher.search(query, limit=limit)
-        return [
-            ChunkMatch(hit["path"], hit["ordinal"], hit["heading"], hit["text"], float(hit.score))
-            for hit in results
+        found = searcher.search(finding, limit=limit * RESCORED if plan.ranking_terms else limit)
+        scored = [(float(hit.score), hit.docnum, hit.fields()) for hit in found]
+        if plan.ranking_terms:
+            scored = _rescored(searcher, plan, scored)
+        return [_match(fields, score) for score, _, fields in scored[:limit]]
+
+    def page_chunks(self, path: str) -> list[ChunkMatch]:
+        """Every passage of one page, in page order (score 0: nothing was asked)."""
+        searcher = self._searcher()
+        chunks = [
+            ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], 0.0)
+            for fields in searcher.documents(path=path)
         ]
+        return sorted(chunks, key=lambda chunk: chunk.ordinal)
+
+    def postings(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many postings searching each term walks: its passages in every field searched (an
+        English word is in the body of few passages but in the titles of many sources)."""
+        searcher = self._searcher()
+        return {term: sum(searcher.doc_frequency(name, term) for name in TERM_FIELDS) for term in terms}
 
     def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """How many chunks there are, and how many contain each body term."""
@@ -186,7 +220,9 @@ class SearchStore:
             searcher.close()
             searcher = None
         if searcher is None:
-            searcher = self._local.searcher = self._index.searcher(weighting=scoring.BM25F(B=0.75, K1=1.2))
+            searcher = self._local.searcher = self._index.searcher(
+                weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)
+            )
         return searcher
 
 
@@ -248,20 +284,47 @@ class StoreBatch:
         )
 
 
-def _build_query(plan: QueryPlan) -> Query | None:
-    parts: list[Query] = []
-    for term in plan.terms:
-        weight = plan.term_weights.get(term, 1.0)
-        parts.append(Term("body", term, boost=weight))
-        parts.append(Term("title", term, boost=weight))
-        parts.append(Term("names", term, boost=weight))
-    for run in plan.phrases:
-        if len(run) > 1:
-            parts.append(Phrase("body", list(run), boost=float(len(run))))
+def _match(fields: Mapping[str, Any], score: float) -> ChunkMatch:
+    return ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], score)
+
+
+def _finding_query(plan: QueryPlan) -> Query | None:
+    parts: list[Query] = [_term(term, plan.term_weights.get(term, 1.0)) for term in plan.terms]
+    parts.extend(Phrase("body", list(run)) for run in plan.phrases if len(run) > 1)
     parts.extend(Term("links", path, boost=1.0) for path in plan.linked_paths)
     if len(plan.linked_paths) > 1:
         # A page linked to every page the question names (an organisation *and* a concept) is
         # what such a question is about.
         parts.append(And([Term("links", path) for path in plan.linked_paths], boost=LINKED_TO_ALL_BOOST))
-    parts.extend(Term("path", path, boost=2.0) for path in plan.pages)
+    parts.extend(Term("path", path, boost=NAMED_PAGE_BOOST) for path in plan.linked_paths)
     return Or(parts) if parts else None
+
+
+def _term(term: str, weight: float) -> Query:
+    """A term scored once, in its best field: a word in a page's title and in its text is one
+    match of the question's word, not two (as BM25F saturates a term across fields)."""
+    return DisjunctionMax([Term(name, term, boost=weight) for name in TERM_FIELDS])
+
+
+def _rescored(
+    searcher: Searcher, plan: QueryPlan, scored: list[tuple[float, int, dict[str, Any]]]
+) -> list[tuple[float, int, dict[str, Any]]]:
+    """The found passages with the ranking terms' BM25 added, best first.
+
+    The same formula, statistics and field lengths whoosh scores the body with, on the passages'
+    stored text: walking those terms' postings to reach a few passages costs more than reading
+    the passages (they are the commonest terms)."""
+    average = searcher.avg_field_length("body") or 1
+    idf = {term: searcher.idf("body", term) for term in plan.ranking_terms}
+    rescored = []
+    for score, docnum, fields in scored:
+        said = fold(f"{fields['heading']}\n{fields['text']}")
+        words = Counter(latin_words(said))
+        length = searcher.doc_field_length(docnum, "body", 1)
+        for term in plan.ranking_terms:
+            count = words[term] if term.isascii() else said.count(term)
+            if count:
+                weight = plan.term_weights.get(term, 1.0)
+                score += weight * bm25(idf[term], count, length, average, BM25_B, BM25_K1)
+        rescored.append((score, docnum, fields))
+    return sorted(rescored, key=lambda item: -item[0])

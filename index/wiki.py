@@ -16,12 +16,14 @@ from datetime import date, tzinfo
 from functools import partial
 from pathlib import Path
 
+from index.answer import answer_question
 from index.catalog import Catalog, Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
 from index.format import BRIEF, CITING_TYPES, SOURCE
 from index.graph import build_card, page_ref
 from index.indexer import LiveGeneration, Progress, open_current, update_index
 from index.model import (
+    Answer,
     Candidate,
     Card,
     Digest,
@@ -144,6 +146,16 @@ class Wiki:
         catalog = live.catalog
         return search_pages(live.store, catalog.pages, catalog.graph.names, query, limit, self._url_for)
 
+    def answer(self, question: str, *, subject: str | None = None) -> Answer:
+        """The sentences (or the relation) that answer a free question, or a plain "no answer" with
+        the closest pages. ``subject``: the page a thread's follow-up is about, used when the
+        question names no page."""
+        live = self._current()
+        catalog = live.catalog
+        return answer_question(
+            live.store, catalog.pages, catalog.graph, question, subject=subject, url_for=self._url_for
+        )
+
     def card(self, path: str) -> Card | None:
         catalog = self._current().catalog
         page = catalog.pages.get(path)
@@ -159,6 +171,16 @@ class Wiki:
 
     def backlinks(self, path: str) -> tuple[PageRef, ...]:
         return self._backlinks(self._current().catalog, path)
+
+    def most_linked(
+        self, limit: int = 5, types: frozenset[str] = frozenset({"entity"})
+    ) -> tuple[PageRef, ...]:
+        """The pages of ``types`` that most pages link to, most linked first (then by title)."""
+        catalog = self._current().catalog
+        ranked = catalog.rows.most_linked(types, limit)
+        return tuple(
+            page_ref(catalog.pages[path], self._url_for) for path, _ in ranked if path in catalog.pages
+        )
 
     def first_seen(self, path: str) -> str | None:
         return self._current().catalog.first_seen.get(path)

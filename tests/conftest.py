@@ -30,11 +30,16 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def make_settings(tmp_path: Path, **overrides: object) -> Settings:
-    """Settings for a test: no `.env`, index and state under ``tmp_path``."""
+    """Settings for a test: no `.env`, index and state under ``tmp_path``, the UI in English.
+
+    Tests read English labels unless they ask for another ``ui_language`` (the UI language tests
+    in ``tests/bot/test_i18n.py`` run ``ja``, ``en`` and ``auto``).
+    """
     values: dict[str, object] = {
         "wiki_dir": EXAMPLE_VAULT,
         "index_dir": tmp_path / "index",
         "state_db": tmp_path / "state.sqlite3",
+        "ui_language": "en",
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)

@@ -36,6 +36,13 @@ def server_binaries() -> Path | None:
     return Path(found).parent if found and shutil.which("pg_ctl") else None
 
 
+def runuser() -> str:
+    """``runuser`` lives in /usr/sbin, which a non-login PATH may lack."""
+    return shutil.which("runuser") or next(
+        (str(path) for path in (Path("/usr/sbin/runuser"), Path("/sbin/runuser")) if path.exists()), "runuser"
+    )
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -54,7 +61,7 @@ class Cluster:
             shutil.chown(self.root, SUPERUSER, SUPERUSER)
 
     def _run(self, *command: str) -> None:
-        prefix = ["runuser", "-u", SUPERUSER, "--"] if self.as_postgres else []
+        prefix = [runuser(), "-u", SUPERUSER, "--"] if self.as_postgres else []
         done = subprocess.run(
             [*prefix, *command], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120
         )

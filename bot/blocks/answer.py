@@ -1,35 +1,155 @@
-"""The answer to a free question (a mention or a DM): the subject's card first, then the passages."""
+"""The answer to a free question (a mention or a DM): the answer first, then what supports it.
+
+1. The answer: the relation read from the wiki (``ByteDance — Minder の開発元``) and/or the
+   sentences that answer, their key words in bold, each followed by ``— Page § section`` (a link to
+   the page with ``WIKI_BASE_URL``, else a Card button under the answer). A ``rich_text`` block, so
+   bold renders inside Japanese.
+2. At most three supporting passages from other pages, each its best sentence.
+3. The question's subject as one line with a Card button (not the whole card).
+
+When no sentence answers, the reply says so plainly and lists the closest pages as they are.
+"""
 
 from __future__ import annotations
 
-from bot.blocks.card import card_blocks
-from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, divider, fit_blocks, section
-from bot.blocks.search import echo, hit_blocks
-from bot.mrkdwn import escape_clipped
-from index.model import Card, SearchResult
+from collections.abc import Sequence
 
-CARD_SHARE_OF_BLOCKS = 24
+from bot.blocks.buttons import open_page_button, open_pages_row
+from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, more_text, section
+from bot.blocks.page_types import type_label
+from bot.blocks.rich_text import linked, marked, rich_text, run
+from bot.blocks.search import CARD_BUTTON, echo, hit_blocks
+from bot.i18n import _
+from bot.mrkdwn import bold, escape, escape_clipped, link
+from index.model import Answer, AnswerSentence, Card, Fact, Hit
+
+ANSWER_CHARS = 280
+"""Room for the answer's sentences: with its citation it stays within the first screen (400
+characters, `bot.blocks.visible`), leaving the title of the first supporting passage in view."""
+SUPPORTING = 3
+SUBJECT_SUMMARY_CHARS = 120
+MAX_TARGETS_SHOWN = 8
 
 
-def answer_blocks(result: SearchResult, card: Card | None = None) -> list[dict]:
-    """Best passages with their pages; ``card`` (the one entity the question is about) comes first."""
-    blocks = card_blocks(card, max_blocks=CARD_SHARE_OF_BLOCKS) if card is not None else []
-    if result.hits:
-        if blocks:
-            blocks.append(divider())
-        blocks.append(context(f"Passages for {echo(result.query)}"))
-        blocks += hit_blocks(result.hits)
-    elif card is None:
-        blocks.append(section(f"I could not find anything in the wiki about {echo(result.query)}."))
-        blocks.append(context("Try other words, or look a name up with `/entity`."))
+def answer_blocks(answer: Answer, subject: Card | None = None) -> list[dict]:
+    """The reply to a question, answer first (see the module docstring)."""
+    if answer.confident:
+        blocks = answered_blocks(answer)
+    elif answer.pages:
+        blocks = [
+            section(
+                _("I found no sentence in the wiki that answers {question}. The closest pages:").format(
+                    question=echo(answer.question)
+                )
+            ),
+            *hit_blocks(answer.pages[:SUPPORTING]),
+        ]
+    else:
+        blocks = [
+            section(
+                _("I could not find anything in the wiki about {query}.").format(query=echo(answer.question))
+            ),
+            context(_("Try other words, or look a name up with `/entity`.")),
+        ]
+    if subject is not None:
+        blocks.append(subject_line(subject))
     return fit_blocks(blocks, MAX_BLOCKS)
 
 
-def answer_text(result: SearchResult, card: Card | None = None) -> str:
-    if card is not None:
-        return escape_clipped(f"{card.title}: {card.summary.strip()}", MAX_MESSAGE_TEXT)
-    if result.hits:
+def answered_blocks(answer: Answer) -> list[dict]:
+    sentences = shown_sentences(answer.sentences)
+    lines: list[list[dict]] = []
+    if answer.fact is not None:
+        lines.append(fact_line(answer.fact, answer.language))
+    for sentence in sentences:
+        lines.append([*marked(sentence.text, sentence.marks), *citation(sentence)])
+    blocks = [rich_text(*lines)]
+    cited = list(dict.fromkeys(s.path for s in sentences))
+    unlinked = unlinked_pages(answer.fact, sentences)
+    if unlinked:
+        blocks.append(open_pages_row(unlinked, _("Open a page")))
+    supporting = [hit for hit in answer.pages if hit.path not in cited][:SUPPORTING]
+    if supporting:
+        blocks.append(context(_("Also in the wiki")))
+        blocks += hit_blocks(supporting)
+    return blocks
+
+
+def unlinked_pages(fact: Fact | None, sentences: Sequence[AnswerSentence]) -> list[tuple[str, str]]:
+    """Pages the answer names that have no web link (no ``WIKI_BASE_URL``): their cards are a
+    button away instead. The relation's pages first, then the cited ones."""
+    refs = [*fact.targets, fact.subject] if fact is not None else []
+    found = [(ref.name, ref.path) for ref in refs if ref.path and ref.url is None]
+    found += [(s.title, s.path) for s in sentences if s.url is None]
+    return list(dict.fromkeys(found))
+
+
+def shown_sentences(sentences: Sequence[AnswerSentence]) -> list[AnswerSentence]:
+    """The first sentence, and the next ones while they fit in `ANSWER_CHARS`."""
+    shown: list[AnswerSentence] = []
+    used = 0
+    for sentence in sentences:
+        if shown and used + len(sentence.text) > ANSWER_CHARS:
+            break
+        shown.append(sentence)
+        used += len(sentence.text)
+    return shown
+
+
+def fact_line(fact: Fact, language: str) -> list[dict]:
+    """``ByteDance — Minder の開発元`` (or ``— 開発元 of Minder``; inverse: ``— 開発元: ByteDance``)."""
+    targets: list[dict] = []
+    for index, target in enumerate(fact.targets[:MAX_TARGETS_SHOWN]):
+        if index:
+            targets.append(run(" · "))
+        targets.append(linked(target.url, target.name, bold=True))
+    if len(fact.targets) > MAX_TARGETS_SHOWN:
+        targets.append(run(" · " + more_text(len(fact.targets) - MAX_TARGETS_SHOWN)))
+    subject = linked(fact.subject.url, fact.subject.name)
+    if fact.inverse:
+        relation = [run(f" — {fact.label}: "), subject]
+    elif language == "ja":
+        relation = [run(" — "), subject, run(f" の{fact.label}")]
+    else:
+        relation = [run(f" — {fact.label} of "), subject]
+    return [*targets, *relation]
+
+
+def citation(sentence: AnswerSentence) -> list[dict]:
+    """`` — Page § section`` after a sentence, the page's title a link when it has a URL."""
+    parts = [run(" — "), linked(sentence.url, sentence.title, italic=True)]
+    if sentence.section:
+        parts.append(run(f" § {sentence.section}", italic=True))
+    return parts
+
+
+def subject_line(card: Card) -> dict:
+    """The page the question is about, in one line: title, kind, summary; its card one click away."""
+    title = bold(link(card.url, card.title) if card.url else escape(card.title))
+    summary = card.summary.strip().splitlines()[0] if card.summary.strip() else ""
+    parts = [title, escape(type_label(card.entity_type or card.type))]
+    if summary:
+        parts.append(escape_clipped(summary, SUBJECT_SUMMARY_CHARS))
+    return section(" · ".join(parts), accessory=open_page_button(_(CARD_BUTTON), card.path, SUPPORTING + 1))
+
+
+def answer_text(answer: Answer) -> str:
+    """The notification text: the answer itself, or that there is none."""
+    if answer.confident and answer.fact is not None:
+        line = "".join(element["text"] for element in fact_line(answer.fact, answer.language))
+        return escape_clipped(line, MAX_MESSAGE_TEXT)
+    if answer.confident and answer.sentences:
+        first = answer.sentences[0]
+        return escape_clipped(f"{first.text} — {first.title}", MAX_MESSAGE_TEXT)
+    if answer.pages:
         return escape_clipped(
-            "From the wiki: " + ", ".join(hit.title for hit in result.hits), MAX_MESSAGE_TEXT
+            _("No direct answer; closest: {titles}").format(titles=", ".join(_titles(answer.pages))),
+            MAX_MESSAGE_TEXT,
         )
-    return escape_clipped(f"Nothing in the wiki about {result.query}", MAX_MESSAGE_TEXT)
+    return escape_clipped(
+        _("Nothing in the wiki about {query}").format(query=answer.question), MAX_MESSAGE_TEXT
+    )
+
+
+def _titles(hits: Sequence[Hit]) -> list[str]:
+    return [hit.title for hit in hits[:SUPPORTING]]

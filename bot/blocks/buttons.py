@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from bot.blocks.elements import MAX_OPTION_VALUE, MAX_OPTIONS, actions, button, option, static_select
+from bot.i18n import _
 from bot.mrkdwn import escape
 from index.web import path_token
 
@@ -58,7 +59,9 @@ def open_pages_row(pages: Sequence[tuple[str, str]], placeholder: str) -> dict:
         return actions([open_page_button(label, path, index) for index, (label, path) in enumerate(pages)])
     options = [option(label, page_value(path)) for label, path in pages[:MAX_OPTIONS]]
     if len(pages) > MAX_OPTIONS:
-        placeholder = f"{placeholder} ({MAX_OPTIONS} of {len(pages)}, +{len(pages) - MAX_OPTIONS} more)"
+        placeholder = _("{placeholder} ({shown} of {total}, +{more} more)").format(
+            placeholder=placeholder, shown=MAX_OPTIONS, total=len(pages), more=len(pages) - MAX_OPTIONS
+        )
     return actions([static_select(placeholder, OPEN_PAGE_SELECT, options)])
 
 
@@ -74,7 +77,7 @@ def candidate_buttons(candidates: Sequence[tuple[str, str]]) -> dict:
 
 def share_row(value: str) -> dict:
     """The "Share to channel" button of a private answer; ``value`` says how to rebuild the answer."""
-    return actions([button("Share to channel", SHARE, value, style="primary")], block_id=SHARE_BLOCK_ID)
+    return actions([button(_("Share to channel"), SHARE, value, style="primary")], block_id=SHARE_BLOCK_ID)
 
 
 def share_text_value(text: str) -> str:

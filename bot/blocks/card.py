@@ -13,12 +13,14 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.page_types import type_label
+from bot.i18n import N_, _
 from bot.mrkdwn import bold, escape, escape_clipped, link
 from index.model import Card, PageRef
 
 SUMMARY_LIMIT = 1500
-BACKLINKS_LABEL = "Linked from"
-NO_SUMMARY = "_No summary on this page yet._"
+BACKLINKS_LABEL = N_("Linked from")
+NO_SUMMARY = N_("No summary on this page yet.")
 
 
 def ref_mrkdwn(ref: PageRef) -> str:
@@ -34,14 +36,14 @@ def refs_section(label: str, refs: tuple[PageRef, ...]) -> dict:
 def card_facts(card: Card) -> str:
     """Type, venue and year, aliases, and the page link, in one context line."""
     kind = card.entity_type or card.type
-    parts = [escape(kind)]
+    parts = [escape(type_label(kind))]
     if card.venue or card.year:
         parts.append(escape(" ".join(str(part) for part in (card.venue, card.year) if part)))
     if card.aliases:
-        parts.append("also " + escape(", ".join(card.aliases)))
+        parts.append(escape(_("also {aliases}").format(aliases=", ".join(card.aliases))))
     if card.tier == "stub":
-        parts.append("stub")
-    parts.append(link(card.url, "open in wiki") if card.url else escape(card.path))
+        parts.append(escape(_("stub")))
+    parts.append(link(card.url, _("open in wiki")) if card.url else escape(card.path))
     return " · ".join(parts)
 
 
@@ -65,15 +67,17 @@ def card_blocks(card: Card, *, share: str | None = None, max_blocks: int = MAX_B
     body = [
         header(card.title),
         context(card_facts(card)),
-        section(escape_clipped(card.summary, SUMMARY_LIMIT) if card.summary.strip() else NO_SUMMARY),
+        section(
+            escape_clipped(card.summary, SUMMARY_LIMIT) if card.summary.strip() else "_" + _(NO_SUMMARY) + "_"
+        ),
     ]
     body += [refs_section(group.label, group.refs) for group in card.groups if group.refs]
     if card.backlinks:
-        body.append(refs_section(BACKLINKS_LABEL, card.backlinks))
+        body.append(refs_section(_(BACKLINKS_LABEL), card.backlinks))
     rows = []
     pages = related_pages(card)
     if pages:
-        rows.append(open_pages_row(pages, "Open a related page"))
+        rows.append(open_pages_row(pages, _("Open a related page")))
     if share is not None:
         rows.append(share_row(share))
     return fit_blocks([*body, *rows], max_blocks, keep_last=len(rows))

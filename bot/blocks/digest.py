@@ -18,7 +18,9 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.page_types import type_label
 from bot.blocks.reply import Reply
+from bot.i18n import N_, _, ngettext
 from bot.mrkdwn import bold, escape, escape_clipped, link
 from index.format import CONCEPT, ENTITY
 from index.model import Digest, DigestItem
@@ -32,17 +34,18 @@ SUMMARY_LINE_LIMIT = 160
 CITED_LIMIT = 600
 TYPE_ORDER = ("paper", "article", "thesis", "book", "slides", "video", "podcast", "transcript", "data")
 TYPE_LABELS = {
-    "paper": "Papers",
-    "article": "Articles",
-    "thesis": "Theses",
-    "book": "Books",
-    "slides": "Slides",
-    "video": "Videos",
-    "podcast": "Podcasts",
-    "transcript": "Transcripts",
-    "data": "Data",
+    "paper": N_("Papers"),
+    "article": N_("Articles"),
+    "thesis": N_("Theses"),
+    "book": N_("Books"),
+    "slides": N_("Slides"),
+    "video": N_("Videos"),
+    "podcast": N_("Podcasts"),
+    "transcript": N_("Transcripts"),
+    "data": N_("Data"),
 }
-OTHER_LABEL = "Other sources"
+OTHER_LABEL = N_("Other sources")
+CITED_BY_LABELS = ((N_("Entities: {refs}"), ENTITY), (N_("Concepts: {refs}"), CONCEPT))
 
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 
@@ -52,12 +55,12 @@ def digest_messages(digest: Digest, *, post_empty: bool = False) -> list[Reply]:
     if not digest.items:
         if not post_empty:
             return []
-        text = f"No new sources on {digest.date}"
-        return [
-            Reply(
-                text, (header(f"New sources · {digest.date}"), section("_No sources were added that day._"))
-            )
-        ]
+        text = _("No new sources on {date}").format(date=digest.date)
+        blocks = (
+            header(_("New sources · {date}").format(date=digest.date)),
+            section("_" + _("No sources were added that day.") + "_"),
+        )
+        return [Reply(text, blocks)]
     items = sorted(digest.items, key=_type_rank)
     chunks = [
         items[start : start + SOURCES_PER_MESSAGE] for start in range(0, len(items), SOURCES_PER_MESSAGE)
@@ -93,7 +96,7 @@ def source_blocks(item: DigestItem) -> list[dict]:
 def source_facts(item: DigestItem) -> str:
     """``NSDI 2025 · paper``: venue and year, then the source type."""
     where = " ".join(str(part) for part in (item.venue, item.year) if part)
-    return " · ".join(part for part in (where, item.source_type or "") if part)
+    return " · ".join(part for part in (where, type_label(item.source_type or "")) if part)
 
 
 def summary_lines(summary: str, limit: int = SUMMARY_LINES) -> list[str]:
@@ -113,11 +116,12 @@ def summary_lines(summary: str, limit: int = SUMMARY_LINES) -> list[str]:
 def cited_by_texts(item: DigestItem) -> list[str]:
     """``Entities: A · B`` and ``Concepts: X · Y`` (each a link when the wiki has URLs)."""
     texts = []
-    for label, kind in (("Entities", ENTITY), ("Concepts", CONCEPT)):
+    for label, kind in CITED_BY_LABELS:
         refs = [ref for ref in item.cited_by if ref.type == kind]
         if refs:
-            prefix = f"{label}: "
-            texts.append(prefix + join_within([ref_mrkdwn(ref) for ref in refs], CITED_LIMIT - len(prefix)))
+            template = _(label)
+            room = CITED_LIMIT - len(template.format(refs=""))
+            texts.append(template.format(refs=join_within([ref_mrkdwn(ref) for ref in refs], room)))
     return texts
 
 
@@ -125,13 +129,14 @@ def _message_blocks(
     digest: Digest, items: Sequence[DigestItem], part: int, parts: int, grouped: bool
 ) -> list[dict]:
     count = len(digest.items)
-    noun = "source" if count == 1 else "sources"
+    title = _("New sources · {date}").format(date=digest.date)
     if part == 0:
-        blocks = [header(f"New sources · {digest.date} ({count})")]
+        blocks = [header(f"{title} ({count})")]
         if grouped:
             blocks.append(context(escape(_type_counts(digest.items))))
     else:
-        blocks = [context(f"{bold('New sources · ' + digest.date)} (continued, {part + 1}/{parts})")]
+        continued = _("(continued, {part}/{parts})").format(part=part + 1, parts=parts)
+        blocks = [context(f"{bold(escape(title))} {continued}")]
     current = None
     for item in items:
         if grouped and _type_key(item) != current:
@@ -140,14 +145,22 @@ def _message_blocks(
             blocks.append(section(f"{bold(escape(_type_label(current)))} ({size})"))
         blocks += source_blocks(item)
     if parts > 1 and part < parts - 1:
-        blocks.append(context(f"{count} {noun} in {parts} messages"))
+        spread = ngettext(
+            "{count} source in {parts} messages", "{count} sources in {parts} messages", count
+        ).format(count=count, parts=parts)
+        blocks.append(context(spread))
     return blocks
 
 
 def _fallback_text(digest: Digest, items: Sequence[DigestItem], part: int, parts: int) -> str:
-    where = f" (part {part + 1}/{parts})" if parts > 1 else ""
     titles = ", ".join(item.title for item in items)
-    return escape_clipped(f"New sources on {digest.date}{where}: {titles}", MAX_MESSAGE_TEXT)
+    if parts > 1:
+        text = _("New sources on {date} (part {part}/{parts}): {titles}").format(
+            date=digest.date, part=part + 1, parts=parts, titles=titles
+        )
+    else:
+        text = _("New sources on {date}: {titles}").format(date=digest.date, titles=titles)
+    return escape_clipped(text, MAX_MESSAGE_TEXT)
 
 
 def _type_key(item: DigestItem) -> str:
@@ -160,7 +173,7 @@ def _type_rank(item: DigestItem) -> int:
 
 
 def _type_label(key: str) -> str:
-    return TYPE_LABELS.get(key, OTHER_LABEL)
+    return _(TYPE_LABELS.get(key, OTHER_LABEL))
 
 
 def _type_counts(items: Sequence[DigestItem]) -> str:

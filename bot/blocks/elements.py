@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import _
 from bot.mrkdwn import clip, escape_clipped
 
 MAX_BLOCKS = 50
@@ -103,11 +104,11 @@ def join_within(items: Sequence[str], limit: int, separator: str = " · ") -> st
     whole = separator.join(items)
     if len(whole) <= limit:
         return whole
-    best = f"+{len(items)} more"
+    best = more_text(len(items))
     joined = ""
     for shown, item in enumerate(items, start=1):
         joined = item if shown == 1 else joined + separator + item
-        candidate = f"{joined}{separator}+{len(items) - shown} more"
+        candidate = f"{joined}{separator}{more_text(len(items) - shown)}"
         if len(candidate) > limit:
             break
         best = candidate
@@ -125,4 +126,9 @@ def fit_blocks(blocks: Sequence[dict], limit: int = MAX_BLOCKS, *, keep_last: in
     body = list(blocks[: len(blocks) - keep_last]) if keep_last else list(blocks)
     room = limit - len(tail) - 1
     left_out = len(body) - room
-    return [*body[:room], context(f"+{left_out} more not shown"), *tail]
+    return [*body[:room], context(_("+{count} more not shown").format(count=left_out)), *tail]
+
+
+def more_text(count: int) -> str:
+    """``+3 more``: the end of a list that did not fit."""
+    return _("+{count} more").format(count=count)

@@ -3,43 +3,65 @@
 from __future__ import annotations
 
 from bot.blocks.elements import context, section
-from bot.mrkdwn import escape
+from bot.i18n import N_, _, ngettext
+from bot.mrkdwn import bold, escape
 from index.model import IndexState
 
-HELP_TEXT = "How to use sakuin"
+HELP_TEXT = N_("How to use sakuin")
+
+
+def help_text() -> str:
+    """The notification text of the help message."""
+    return _(HELP_TEXT)
 
 
 def usage_lines(entity_command: str, wiki_command: str) -> list[str]:
     entity, wiki = escape(entity_command), escape(wiki_command)
     return [
-        f"• `{entity} NAME`: what the wiki knows about a name (summary, relations, backlinks). "
-        "Aliases, case, full-width letters and small typos are fine.",
-        f"• `{wiki} QUERY`: full-text search, with the best passage of each page (Japanese or English).",
-        f"• `{wiki} help`: this help.",
-        f"• `{wiki} digest [YYYY-MM-DD]`: preview the digest of new sources for a day (default: yesterday).",
-        "• Mention me with a question in a channel: I answer in the thread with the passages I found.",
-        "• Send me a direct message: I answer there.",
+        "• "
+        + _(
+            "`{entity} NAME`: what the wiki knows about a name (summary, relations, backlinks). "
+            "Aliases, case, full-width letters and small typos are fine."
+        ).format(entity=entity),
+        "• "
+        + _(
+            "`{wiki} QUERY`: full-text search, with the best passage of each page (Japanese or English)."
+        ).format(wiki=wiki),
+        "• " + _("`{wiki} help`: this help.").format(wiki=wiki),
+        "• "
+        + _(
+            "`{wiki} digest [YYYY-MM-DD]`: preview the digest of new sources for a day (default: yesterday)."
+        ).format(wiki=wiki),
+        "• "
+        + _("Mention me with a question in a channel: I answer in the thread with the passages I found."),
+        "• " + _("Send me a direct message: I answer there."),
     ]
 
 
 def index_status(state: IndexState) -> str:
     """One line on the index: how many pages, when it was last updated, or why it is not ready."""
     if state.status == "ready":
-        when = f", updated {escape(state.updated_at)}" if state.updated_at else ""
-        return f"Index: {state.pages} pages{when}."
+        pages = ngettext("Index: {count} page.", "Index: {count} pages.", state.pages)
+        if state.updated_at:
+            pages = ngettext(
+                "Index: {count} page, updated {when}.", "Index: {count} pages, updated {when}.", state.pages
+            )
+        return pages.format(count=state.pages, when=escape(state.updated_at or ""))
     if state.status == "building":
-        return f"Index: being updated ({state.pages} pages so far)."
+        return _("Index: being updated ({count} pages so far).").format(count=state.pages)
     if state.status == "empty":
-        return "Index: not built yet."
-    return "Index: the last update failed; answers may be out of date."
+        return _("Index: not built yet.")
+    return _("Index: the last update failed; answers may be out of date.")
 
 
 def help_blocks(entity_command: str, wiki_command: str, state: IndexState) -> list[dict]:
     lines = usage_lines(entity_command, wiki_command)
     return [
-        section("*How to use sakuin*\n" + "\n".join(lines)),
+        section(bold(_(HELP_TEXT)) + "\n" + "\n".join(lines)),
         context(
-            "Answers to commands are private to you; press *Share to channel* to post one for everyone.",
+            _("Answers to commands are private to you; press {button} to post one for everyone.").format(
+                button=bold(_("Share to channel"))
+            ),
             index_status(state),
         ),
     ]

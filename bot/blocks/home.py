@@ -1,4 +1,4 @@
-"""The App Home tab: recent sources and how to use the commands."""
+"""The App Home tab: recent sources, how to use the commands, and last week's feedback."""
 
 from __future__ import annotations
 
@@ -14,7 +14,30 @@ from bot.blocks.elements import (
     section,
 )
 from bot.blocks.help import index_status, usage_lines
+from bot.feedback import SUMMARY_DAYS, FeedbackSummary
+from bot.i18n import _, ngettext
+from bot.mrkdwn import bold, escape_clipped
 from index.model import DigestItem, IndexState
+
+QUESTION_LIMIT = 200
+
+
+def feedback_blocks(summary: FeedbackSummary) -> list[dict]:
+    """The share of 👍 and the questions sakuin could not answer confidently."""
+    share = summary.up_share
+    if share is None:
+        votes = _("No votes on answers yet.")
+    else:
+        votes = ngettext(
+            "👍 {up} of {votes} vote ({share:.0%})", "👍 {up} of {votes} votes ({share:.0%})", summary.votes
+        ).format(up=summary.up, votes=summary.votes, share=share)
+    questions = [f"• {escape_clipped(question, QUESTION_LIMIT)}" for question in summary.unanswered]
+    heading = bold(_("Questions the wiki could not answer"))
+    return [
+        header(_("Feedback, last {days} days").format(days=SUMMARY_DAYS)),
+        context(votes),
+        section("\n".join([heading, *questions]) if questions else _("Every question found an answer.")),
+    ]
 
 
 def home_view(
@@ -22,18 +45,20 @@ def home_view(
     state: IndexState,
     entity_command: str,
     wiki_command: str,
+    feedback: FeedbackSummary | None = None,
 ) -> dict:
     """The ``home`` view for views.publish (at most 100 blocks)."""
     blocks = [
-        header("sakuin: the research wiki in Slack"),
+        header(_("sakuin: the research wiki in Slack")),
         context(index_status(state)),
-        section("*How to use it*\n" + "\n".join(usage_lines(entity_command, wiki_command))),
+        section(bold(_("How to use it")) + "\n" + "\n".join(usage_lines(entity_command, wiki_command))),
         divider(),
-        header("Recent sources"),
+        *([*feedback_blocks(feedback), divider()] if feedback is not None else []),
+        header(_("Recent sources")),
     ]
     if recent:
         for item in recent:
             blocks += source_blocks(item)
     else:
-        blocks.append(section("No sources yet."))
+        blocks.append(section(_("No sources yet.")))
     return {"type": "home", "blocks": fit_blocks(blocks, MAX_VIEW_BLOCKS)}

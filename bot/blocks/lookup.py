@@ -12,7 +12,9 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.page_types import type_label
 from bot.blocks.search import echo, hit_blocks
+from bot.i18n import _, ngettext
 from bot.mrkdwn import escape
 from index.model import Candidate, PageRef, SearchResult, Unresolved
 
@@ -20,7 +22,7 @@ MAX_NO_MATCH_HITS = 3
 
 
 def candidate_label(candidate: Candidate) -> str:
-    return f"{candidate.title} ({candidate.type})"
+    return f"{candidate.title} ({type_label(candidate.type)})"
 
 
 def _with_share(blocks: list[dict], share: str | None) -> list[dict]:
@@ -34,14 +36,18 @@ def candidates_blocks(
     """Several pages match the name equally well: one button per candidate."""
     listing = join_within(
         [
-            f"• {ref_mrkdwn(candidate_ref(candidate))} · _{escape(candidate.type)}_"
+            f"• {ref_mrkdwn(candidate_ref(candidate))} · _{escape(type_label(candidate.type))}_"
             for candidate in candidates
         ],
         MAX_SECTION_TEXT - 200,
         separator="\n",
     )
     blocks = [
-        section(f"Several pages match {echo(query)}. Which one do you mean?\n{listing}"),
+        section(
+            _("Several pages match {query}. Which one do you mean?").format(query=echo(query))
+            + "\n"
+            + listing
+        ),
         candidate_buttons([(candidate_label(candidate), candidate.path) for candidate in candidates]),
     ]
     return _with_share(blocks, share)
@@ -56,7 +62,14 @@ def unresolved_blocks(
 ) -> list[dict]:
     """A name the wiki links to but has no page for: say so, and list the pages that mention it."""
     mentions = unresolved.mentioned_in
-    title = f"{echo(unresolved.name)} has no page yet. Mentioned in {len(mentions)} page(s):\n"
+    title = (
+        ngettext(
+            "{name} has no page yet. Mentioned in {count} page:",
+            "{name} has no page yet. Mentioned in {count} pages:",
+            len(mentions),
+        ).format(name=echo(unresolved.name), count=len(mentions))
+        + "\n"
+    )
     blocks = [
         section(
             title
@@ -65,9 +78,9 @@ def unresolved_blocks(
     ]
     pages = [(ref.name, ref.path) for ref in mentions if ref.path is not None]
     if pages:
-        blocks.append(open_pages_row(pages, "Open a page that mentions it"))
+        blocks.append(open_pages_row(pages, _("Open a page that mentions it")))
     if candidates:
-        blocks.append(context("Similar names with a page:"))
+        blocks.append(context(_("Similar names with a page:")))
         blocks.append(candidate_buttons([(candidate_label(c), c.path) for c in candidates]))
     return _with_share(blocks, share)
 
@@ -76,16 +89,16 @@ def no_match_blocks(
     query: str, candidates: tuple[Candidate, ...], result: SearchResult, *, share: str | None = None
 ) -> list[dict]:
     """No page by that name: the nearest names, then the top full-text hits for it."""
-    blocks = [section(f"No page is called {echo(query)}.")]
+    blocks = [section(_("No page is called {query}.").format(query=echo(query)))]
     if candidates:
-        blocks.append(context("Nearest names:"))
+        blocks.append(context(_("Nearest names:")))
         blocks.append(candidate_buttons([(candidate_label(c), c.path) for c in candidates]))
     hits = result.hits[:MAX_NO_MATCH_HITS]
     if hits:
-        blocks.append(context("Pages that mention it:"))
+        blocks.append(context(_("Pages that mention it:")))
         blocks += hit_blocks(hits)
     if not candidates and not hits:
         blocks.append(
-            context("Nothing in the wiki mentions it either. Try another spelling or `/wiki` search.")
+            context(_("Nothing in the wiki mentions it either. Try another spelling or `/wiki` search."))
         )
     return _with_share(blocks, share)

@@ -3,54 +3,63 @@
 from __future__ import annotations
 
 from bot.blocks.elements import section
+from bot.i18n import _
 from bot.mrkdwn import bold, escape, escape_clipped
 
 
 def too_long_blocks(length: int, limit: int) -> list[dict]:
     return [
         section(
-            f"Sorry, that is {length:,} characters long and I can only search with up to {limit:,}. "
-            "Could you ask with a few key words or a name?"
+            _(
+                "Sorry, that is {length:,} characters long and I can only search with up to {limit:,}. "
+                "Could you ask with a few key words or a name?"
+            ).format(length=length, limit=limit)
         )
     ]
 
 
 def index_not_ready_blocks() -> list[dict]:
-    return [section("The wiki index is still being built. Please try again in a minute.")]
+    return [section(_("The wiki index is still being built. Please try again in a minute."))]
 
 
 def failure_blocks() -> list[dict]:
     return [
-        section("Sorry, something went wrong while answering. The error has been logged; please try again.")
+        section(
+            _("Sorry, something went wrong while answering. The error has been logged; please try again.")
+        )
     ]
 
 
 def busy_blocks() -> list[dict]:
-    return [section("Many questions at once: answering yours in a moment.")]
+    return [section(_("Many questions at once: answering yours in a moment."))]
 
 
 def overloaded_blocks() -> list[dict]:
     return [
         section(
-            "Sorry, there were too many questions at once and yours could not be answered. "
-            "Please ask again in a minute."
+            _(
+                "Sorry, there were too many questions at once and yours could not be answered. "
+                "Please ask again in a minute."
+            )
         )
     ]
 
 
 def refused_blocks() -> list[dict]:
-    return [section("Sorry, I do not answer in this channel.")]
+    return [section(_("Sorry, I do not answer in this channel."))]
 
 
 def gone_blocks() -> list[dict]:
-    return [section("That page is no longer in the wiki. It may have been renamed or removed.")]
+    return [section(_("That page is no longer in the wiki. It may have been renamed or removed."))]
 
 
 def bad_day_blocks(text: str, wiki_command: str) -> list[dict]:
     return [
         section(
-            f"Sorry, {bold(escape_clipped(text, 100))} is not a date. "
-            f"Try `{escape(wiki_command)} digest` (yesterday) or `{escape(wiki_command)} digest 2026-01-31`."
+            _(
+                "Sorry, {text} is not a date. "
+                "Try `{command} digest` (yesterday) or `{command} digest 2026-01-31`."
+            ).format(text=bold(escape_clipped(text, 100)), command=escape(wiki_command))
         )
     ]
 
@@ -58,7 +67,9 @@ def bad_day_blocks(text: str, wiki_command: str) -> list[dict]:
 def more_messages_blocks(count: int) -> list[dict]:
     return [
         section(
-            f"…and {count} more digest messages. "
-            "Run `sakuin digest --date YYYY-MM-DD --dry-run` to see them all."
+            _(
+                "…and {count} more digest messages. "
+                "Run `sakuin digest --date YYYY-MM-DD --dry-run` to see them all."
+            ).format(count=count)
         )
     ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from index.model import SearchResult
+from index.model import Answer
 
 
 @dataclass(frozen=True)
@@ -13,8 +13,9 @@ class Reply:
 
     text: str
     blocks: tuple[dict, ...]
-    result: SearchResult | None = None
-    """For the answer to a question: the search it was built from (the passages a model may rewrite)."""
+    answer: Answer | None = None
+    """For the answer to a question: the domain's answer it was composed from (its passages are
+    what a model may rewrite it from; follow-ups and feedback read its subject and pages)."""
 
     def message(self) -> dict:
         return {"text": self.text, "blocks": list(self.blocks)}

@@ -6,12 +6,14 @@ from collections.abc import Sequence
 
 from bot.blocks.buttons import open_page_button, share_row
 from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, section
+from bot.blocks.page_types import type_label
+from bot.i18n import N_, _, ngettext
 from bot.mrkdwn import bold, escape, escape_clipped, link
 from index.model import Hit, SearchResult
 
 SNIPPET_LIMIT = 700
 QUERY_ECHO_LIMIT = 200
-CARD_BUTTON = "Card"
+CARD_BUTTON = N_("Card")
 
 
 def quoted(mrkdwn: str) -> str:
@@ -20,7 +22,10 @@ def quoted(mrkdwn: str) -> str:
 
 
 def hit_heading(hit: Hit) -> str:
-    parts = [bold(link(hit.url, hit.title) if hit.url else escape(hit.title)), "_" + escape(hit.type) + "_"]
+    parts = [
+        bold(link(hit.url, hit.title) if hit.url else escape(hit.title)),
+        "_" + escape(type_label(hit.type)) + "_",
+    ]
     if hit.section:
         parts.append("§ " + escape(hit.section))
     return " · ".join(parts)
@@ -29,7 +34,7 @@ def hit_heading(hit: Hit) -> str:
 def hit_block(hit: Hit, index: int) -> dict:
     snippet = escape_clipped(" ".join(hit.snippet.split()), SNIPPET_LIMIT)
     text = hit_heading(hit) + ("\n" + quoted(snippet) if snippet else "")
-    return section(text, accessory=open_page_button(CARD_BUTTON, hit.path, index))
+    return section(text, accessory=open_page_button(_(CARD_BUTTON), hit.path, index))
 
 
 def hit_blocks(hits: Sequence[Hit]) -> list[dict]:
@@ -45,17 +50,25 @@ def search_blocks(result: SearchResult, *, share: str | None = None) -> list[dic
     """``/wiki QUERY``: the top hits with snippets and links, or a polite "nothing found"."""
     if not result.hits:
         blocks = [
-            section(f"Nothing in the wiki matches {echo(result.query)}."),
-            context("Try other words, a shorter query, or a name with `/entity`."),
+            section(_("Nothing in the wiki matches {query}.").format(query=echo(result.query))),
+            context(_("Try other words, a shorter query, or a name with `/entity`.")),
         ]
     else:
-        blocks = [context(f"Top {len(result.hits)} for {echo(result.query)}"), *hit_blocks(result.hits)]
+        top = _("Top {count} for {query}").format(count=len(result.hits), query=echo(result.query))
+        blocks = [context(top), *hit_blocks(result.hits)]
     rows = [share_row(share)] if share is not None else []
     return fit_blocks([*blocks, *rows], MAX_BLOCKS, keep_last=len(rows))
 
 
 def search_text(result: SearchResult) -> str:
     if not result.hits:
-        return escape_clipped(f"Nothing in the wiki matches {result.query}", MAX_MESSAGE_TEXT)
+        return escape_clipped(
+            _("Nothing in the wiki matches {query}").format(query=result.query), MAX_MESSAGE_TEXT
+        )
     titles = ", ".join(hit.title for hit in result.hits)
-    return escape_clipped(f"{len(result.hits)} pages for {result.query}: {titles}", MAX_MESSAGE_TEXT)
+    text = ngettext(
+        "{count} page for {query}: {titles}", "{count} pages for {query}: {titles}", len(result.hits)
+    )
+    return escape_clipped(
+        text.format(count=len(result.hits), query=result.query, titles=titles), MAX_MESSAGE_TEXT
+    )

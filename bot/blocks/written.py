@@ -24,6 +24,7 @@ from bot.blocks.elements import (
     section,
 )
 from bot.blocks.search import CARD_BUTTON
+from bot.i18n import _, ngettext
 from bot.llm_grounding import Grounding, NumberedPassage
 from bot.mrkdwn import bold, escape, escape_clipped, link
 
@@ -45,7 +46,11 @@ def draft_blocks(
 ) -> list[dict]:
     """The answer so far, above the extractive answer the user is already reading."""
     by_number = {passage.number: passage for passage in passages}
-    writing = f"`{escape(model)}` is writing an answer from {_passages(len(passages))}…"
+    writing = ngettext(
+        "{model} is writing an answer from {count} wiki passage…",
+        "{model} is writing an answer from {count} wiki passages…",
+        len(passages),
+    ).format(model=f"`{escape(model)}`", count=len(passages))
     return fit_blocks([*answer_sections(grounding, by_number), context(writing), divider(), *extractive])
 
 
@@ -55,7 +60,9 @@ def written_text(grounding: Grounding) -> str:
 
 
 def written_by(model: str, sent: int) -> str:
-    return f"written by `{escape(model)}` from {_passages(sent)}"
+    return ngettext(
+        "written by {model} from {count} wiki passage", "written by {model} from {count} wiki passages", sent
+    ).format(model=f"`{escape(model)}`", count=sent)
 
 
 def answer_sections(grounding: Grounding, by_number: dict[int, NumberedPassage]) -> list[dict]:
@@ -75,13 +82,13 @@ def source_block(passage: NumberedPassage, index: int) -> dict:
     heading = f"[{passage.number}] " + bold(link(passage.url, passage.title))
     if passage.section:
         heading += " · § " + escape(passage.section)
-    return section(heading, accessory=open_page_button(CARD_BUTTON, passage.path, index))
+    return section(heading, accessory=open_page_button(_(CARD_BUTTON), passage.path, index))
 
 
 def _lines(grounding: Grounding) -> list[str]:
     lines = (
         "".join(sentence.text for sentence in sentences).strip()
-        for _, sentences in groupby(grounding.sentences, key=lambda sentence: sentence.line)
+        for _line, sentences in groupby(grounding.sentences, key=lambda sentence: sentence.line)
     )
     return [line for line in lines if line]
 
@@ -97,7 +104,3 @@ def _citation_links(mrkdwn: str, by_number: dict[int, NumberedPassage]) -> str:
         return link(passage.url, match.group()) if passage is not None else match.group()
 
     return _CITED.sub(cite, mrkdwn)
-
-
-def _passages(count: int) -> str:
-    return f"{count} wiki passage" + ("" if count == 1 else "s")

@@ -46,6 +46,7 @@ from bot.digest.channel_run import (
     outcome_of,
 )
 from bot.digest.days import day_start, fresh_digest
+from bot.i18n import default_language, use_language
 from bot.state.digest_runs import DigestRun
 from bot.state.store import AsyncStateStore
 from config.settings import Settings
@@ -119,9 +120,10 @@ async def post_digest(
                 )
             runs = {}
         else:
-            plan = [
-                reply.message() for reply in digest_messages(digest, post_empty=settings.digest_post_empty)
-            ]
+            # A channel's messages are for everyone in it: UI_LANGUAGE, or the team's Japanese.
+            with use_language(default_language(settings.ui_language)):
+                replies = digest_messages(digest, post_empty=settings.digest_post_empty)
+            plan = [reply.message() for reply in replies]
     posting = _without_retries(client)
     oldest = day_start(settings, day)
     for channel, run in runs.items():

@@ -143,7 +143,7 @@ class SqliteDigestRuns(SqliteFile):
         with self._reading() as db:
             rows = db.execute(
                 "SELECT * FROM digest_runs WHERE day >= ? AND status != ? ORDER BY day, channel",
-                (since_day, RunStatus.DONE),
+                (since_day, RunStatus.DONE.value),
             ).fetchall()
         return [run_from_row(row) for row in rows]
 
@@ -154,33 +154,17 @@ class SqliteDigestRuns(SqliteFile):
         with self._transaction() as db:
             run = _select_run(db, day, channel)
             if run is None:
-                db.execute(
-                    "INSERT INTO digest_runs (day, channel, status, owner, lease_until, attempts, started_at,"
-                    " updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                    (day, channel, RunStatus.RUNNING, owner, now + lease_s, now, now),
-                )
-            elif (
-                run.done
-                or held_by_other(run, owner, now)
-                or (not ignore_backoff and run.next_attempt_at > now)
-            ):
-                return None
+                _insert(db, day=day, channel=channel, **open_run(owner, lease_s, now))
             else:
-                _update(
-                    db,
-                    day,
-                    channel,
-                    status=RunStatus.RUNNING,
-                    owner=owner,
-                    lease_until=now + lease_s,
-                    attempts=run.attempts + 1,
-                    updated_at=now,
-                )
+                taken = take_over(run, owner, lease_s, now, ignore_backoff=ignore_backoff)
+                if taken is None:
+                    return None
+                _update(db, day, channel, **taken)
             return _select_run(db, day, channel)
 
     def set_plan(self, day: str, channel: str, owner: str, plan: list[dict]) -> tuple[dict, ...]:
         with self._transaction() as db:
-            run = _owned_run(db, day, channel, owner)
+            run = require_owner(_select_run(db, day, channel), day, channel, owner)
             if run.plan is not None:
                 return run.plan
             _update(db, day, channel, plan=json.dumps(plan, ensure_ascii=False), updated_at=self._clock())
@@ -189,62 +173,125 @@ class SqliteDigestRuns(SqliteFile):
     def renew_lease(self, day: str, channel: str, owner: str, lease_s: float) -> None:
         now = self._clock()
         with self._transaction() as db:
-            _owned_run(db, day, channel, owner)
+            require_owner(_select_run(db, day, channel), day, channel, owner)
             _update(db, day, channel, lease_until=now + lease_s, updated_at=now)
 
     def begin_part(self, day: str, channel: str, owner: str, part: int, lease_s: float) -> None:
         now = self._clock()
         with self._transaction() as db:
-            _owned_run(db, day, channel, owner)
+            require_owner(_select_run(db, day, channel), day, channel, owner)
             _update(db, day, channel, inflight=part, lease_until=now + lease_s, updated_at=now)
 
     def record_part(self, day: str, channel: str, part: int, ts: str) -> None:
         with self._transaction() as db:
             run = _select_run(db, day, channel)
-            if run is None:
-                raise KeyError(f"no digest run {day} {channel}")
-            posted = {str(index): value for index, value in run.posted.items()}
-            posted.setdefault(str(part), ts)
-            inflight = None if run.inflight == part else run.inflight
-            _update(db, day, channel, posted=json.dumps(posted), inflight=inflight, updated_at=self._clock())
+            _update(db, day, channel, **add_part(run, day, channel, part, ts, self._clock()))
 
     def finish_run(self, day: str, channel: str, owner: str) -> None:
         with self._transaction() as db:
-            _owned_run(db, day, channel, owner)
-            _update(
-                db,
-                day,
-                channel,
-                status=RunStatus.DONE,
-                owner=None,
-                lease_until=0,
-                inflight=None,
-                error=None,
-                updated_at=self._clock(),
-            )
+            require_owner(_select_run(db, day, channel), day, channel, owner)
+            _update(db, day, channel, **close_run(self._clock()))
 
     def fail_run(self, day: str, channel: str, owner: str, error: str, retry_in_s: float) -> None:
-        now = self._clock()
         with self._transaction() as db:
-            run = _select_run(db, day, channel)
-            if run is None or run.owner != owner or run.done:
-                return
-            _update(
-                db,
-                day,
-                channel,
-                status=RunStatus.FAILED,
-                owner=None,
-                lease_until=0,
-                next_attempt_at=now + retry_in_s,
-                error=error[:500],
-                updated_at=now,
-            )
+            given_back = give_back(_select_run(db, day, channel), owner, error, retry_in_s, self._clock())
+            if given_back is not None:
+                _update(db, day, channel, **given_back)
+
+
+# -- the rules every implementation decides by (each backend only reads and writes the rows) ------
+
+Columns = dict[str, object]
+"""Column values to write to one run's row."""
 
 
 def held_by_other(run: DigestRun, owner: str, now: float) -> bool:
-    """Another owner's lease has not expired (the rule every implementation claims by)."""
+    """Another owner's lease has not expired."""
     return run.owner not in (None, owner) and run.lease_until > now
+
+
+def open_run(owner: str, lease_s: float, now: float) -> Columns:
+    """The columns of a run created by its first claim (besides day and channel)."""
+    return {
+        "status": RunStatus.RUNNING.value,
+        "owner": owner,
+        "lease_until": now + lease_s,
+        "attempts": 1,
+        "started_at": now,
+        "updated_at": now,
+    }
+
+
+def take_over(
+    run: DigestRun | None, owner: str, lease_s: float, now: float, *, ignore_backoff: bool = False
+) -> Columns | None:
+    """What claiming an existing run writes, or None when it cannot be claimed: it is done,
+    another owner's lease has not expired, or a failed run is still backing off (unless
+    ``ignore_backoff``). The plan, the posted parts and the in-flight mark stay as they are."""
+    if (
+        run is None
+        or run.done
+        or held_by_other(run, owner, now)
+        or (not ignore_backoff and run.next_attempt_at > now)
+    ):
+        return None
+    return {
+        "status": RunStatus.RUNNING.value,
+        "owner": owner,
+        "lease_until": now + lease_s,
+        "attempts": run.attempts + 1,
+        "updated_at": now,
+    }
+
+
+def holds(run: DigestRun | None, owner: str) -> bool:
+    """``owner`` holds the run, and it is not done."""
+    return run is not None and run.owner == owner and not run.done
+
+
+def require_owner(run: DigestRun | None, day: str, channel: str, owner: str) -> DigestRun:
+    """The run, when ``owner`` `holds` it; LeaseLost otherwise."""
+    if run is None or not holds(run, owner):
+        raise LeaseLost(f"digest run {day} {channel} is not held by {owner}")
+    return run
+
+
+def add_part(run: DigestRun | None, day: str, channel: str, part: int, ts: str, now: float) -> Columns:
+    """``part`` recorded as message ``ts`` (a part recorded before keeps its first ``ts``), and its
+    in-flight mark cleared; KeyError when there is no such run."""
+    if run is None:
+        raise KeyError(f"no digest run {day} {channel}")
+    posted = {str(index): value for index, value in run.posted.items()}
+    posted.setdefault(str(part), ts)
+    inflight = None if run.inflight == part else run.inflight
+    return {"posted": json.dumps(posted), "inflight": inflight, "updated_at": now}
+
+
+def close_run(now: float) -> Columns:
+    """A run done: no owner, no lease, nothing in flight, no error."""
+    return {
+        "status": RunStatus.DONE.value,
+        "owner": None,
+        "lease_until": 0,
+        "inflight": None,
+        "error": None,
+        "updated_at": now,
+    }
+
+
+def give_back(run: DigestRun | None, owner: str, error: str, retry_in_s: float, now: float) -> Columns | None:
+    """A failed run given back to be claimed again after ``retry_in_s`` (its in-flight mark kept),
+    or None when it is not ``owner``'s to give back (taken over, done, or missing)."""
+    if not holds(run, owner):
+        return None
+    return {
+        "status": RunStatus.FAILED.value,
+        "owner": None,
+        "lease_until": 0,
+        "next_attempt_at": now + retry_in_s,
+        "error": error[:500],
+        "updated_at": now,
+    }
 
 
 def _select_run(db: sqlite3.Connection, day: str, channel: str) -> DigestRun | None:
@@ -252,11 +299,12 @@ def _select_run(db: sqlite3.Connection, day: str, channel: str) -> DigestRun | N
     return run_from_row(row) if row else None
 
 
-def _owned_run(db: sqlite3.Connection, day: str, channel: str, owner: str) -> DigestRun:
-    run = _select_run(db, day, channel)
-    if run is None or run.owner != owner or run.done:
-        raise LeaseLost(f"digest run {day} {channel} is not held by {owner}")
-    return run
+def _insert(db: sqlite3.Connection, **values: object) -> None:
+    """INSERT one run; the column names come from this module only, never from data."""
+    db.execute(
+        f"INSERT INTO digest_runs ({', '.join(values)}) VALUES ({', '.join('?' for _ in values)})",
+        tuple(values.values()),
+    )
 
 
 def _update(db: sqlite3.Connection, day: str, channel: str, **values: object) -> None:

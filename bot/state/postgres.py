@@ -1,10 +1,11 @@
 """The state database on PostgreSQL (``STATE_DB=postgresql://…``): shared by replicas on any machine.
 
-The same records and guarantees as the SQLite file (bot/state/events.py, digest_runs.py), across
-machines: each call is one short transaction in which the rows it decides on are locked
-(``SELECT … FOR UPDATE``) or written under a unique constraint (``INSERT … ON CONFLICT``), so of
-two replicas asking at the same moment exactly one wins. `PostgresDatabase` holds the
-connections; `PostgresEventClaims` and `PostgresDigestRuns` the records of each kind of state.
+The same records and guarantees as the SQLite file (bot/state/events.py, digest_runs.py,
+threads.py, feedback.py), across machines: each call is one short transaction in which the rows
+it decides on are locked (``SELECT … FOR UPDATE``) or written under a unique constraint (``INSERT
+… ON CONFLICT``), so of two replicas asking at the same moment exactly one wins.
+`PostgresDatabase` (here) holds the connections; the records of each kind of state are in
+bot/state/postgres_records.py.
 
 Connections come from a psycopg_pool pool that checks each connection before handing it out and
 replaces broken ones. When the database goes away (a restart, a fail-over) a call waits and
@@ -20,18 +21,14 @@ by a newer sakuin is refused rather than misread.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from bot.state.digest_runs import DigestRun, LeaseLost, RunStatus, held_by_other, run_from_row
-from bot.state.events import MIN_EVENT_TTL_S
 from config.credentials import redact_text, redact_url
 
 log = logging.getLogger("sakuin.state")
@@ -146,239 +143,6 @@ class PostgresDatabase:
             conn.execute("INSERT INTO sakuin_schema (version) VALUES (%s)", (version,))
             log.info("state database %s: schema version %d", self.location, version)
         return latest
-
-
-# -- the records of each kind of state ------------------------------------------------------
-
-EVENTS_SCHEMA = """
-CREATE TABLE sakuin_seen_events (
-    event_id   text PRIMARY KEY,
-    expires_at double precision NOT NULL,
-    claimed_by text NOT NULL
-);
-CREATE INDEX sakuin_seen_events_expiry ON sakuin_seen_events (expires_at);
-"""
-EXPIRED_PER_CLAIM = 100
-"""Expired ids a PostgreSQL claim removes in passing (skipping those another replica is removing)."""
-
-
-DIGEST_RUNS_SCHEMA = """
-CREATE TABLE sakuin_digest_runs (
-    day             text NOT NULL,
-    channel         text NOT NULL,
-    status          text NOT NULL,
-    owner           text,
-    lease_until     double precision NOT NULL DEFAULT 0,
-    attempts        integer NOT NULL DEFAULT 0,
-    next_attempt_at double precision NOT NULL DEFAULT 0,
-    started_at      double precision NOT NULL,
-    plan            text,
-    posted          text NOT NULL DEFAULT '{}',
-    inflight        integer,
-    error           text,
-    updated_at      double precision NOT NULL,
-    finished_by     text,
-    PRIMARY KEY (day, channel)
-);
-"""
-"""The SQLite columns in the same order (`_run` reads either), plus who finished a run, so that a
-finish repeated after a lost connection is recognised as its owner's."""
-
-
-class PostgresEventClaims(PostgresDatabase):
-    def claim_event(self, event_id: str, ttl_s: float = 3600) -> bool:
-        if ttl_s < MIN_EVENT_TTL_S:
-            raise ValueError(f"event TTL must be at least {MIN_EVENT_TTL_S:.0f} s, got {ttl_s}")
-        token = uuid.uuid4().hex
-        now = self._clock()
-
-        def claim(conn: Connection) -> bool:
-            conn.execute(
-                "DELETE FROM sakuin_seen_events WHERE event_id IN (SELECT event_id FROM sakuin_seen_events"
-                " WHERE expires_at <= %s LIMIT %s FOR UPDATE SKIP LOCKED)",
-                (now, EXPIRED_PER_CLAIM),
-            )
-            won = conn.execute(
-                "INSERT INTO sakuin_seen_events AS seen (event_id, expires_at, claimed_by)"
-                " VALUES (%s, %s, %s) ON CONFLICT (event_id) DO UPDATE"
-                " SET expires_at = EXCLUDED.expires_at, claimed_by = EXCLUDED.claimed_by"
-                " WHERE seen.expires_at <= %s RETURNING claimed_by",
-                (event_id, now + ttl_s, token, now),
-            ).fetchone()
-            if won is not None:
-                return True
-            # Our own earlier attempt may have committed before its connection broke.
-            row = conn.execute(
-                "SELECT claimed_by FROM sakuin_seen_events WHERE event_id = %s", (event_id,)
-            ).fetchone()
-            return row is not None and row[0] == token
-
-        return self._transaction(claim)
-
-
-class PostgresDigestRuns(PostgresDatabase):
-    """The same steps as `SqliteDigestRuns`, each one transaction with the run's row locked."""
-
-    def run(self, day: str, channel: str) -> DigestRun | None:
-        return self._transaction(lambda conn: _pg_select(conn, day, channel))
-
-    def unfinished_runs(self, since_day: str) -> list[DigestRun]:
-        def select(conn: Connection) -> list[DigestRun]:
-            rows = conn.execute(
-                "SELECT * FROM sakuin_digest_runs WHERE day >= %s AND status != %s ORDER BY day, channel",
-                (since_day, RunStatus.DONE.value),
-            ).fetchall()
-            return [run_from_row(row) for row in rows]
-
-        return self._transaction(select)
-
-    def claim_run(
-        self, day: str, channel: str, owner: str, lease_s: float, *, ignore_backoff: bool = False
-    ) -> DigestRun | None:
-        now = self._clock()
-
-        def claim(conn: Connection) -> DigestRun | None:
-            created = conn.execute(
-                "INSERT INTO sakuin_digest_runs (day, channel, status, owner, lease_until, attempts,"
-                " started_at, updated_at) VALUES (%s, %s, %s, %s, %s, 1, %s, %s)"
-                " ON CONFLICT (day, channel) DO NOTHING RETURNING day",
-                (day, channel, RunStatus.RUNNING.value, owner, now + lease_s, now, now),
-            ).fetchone()
-            if created is None:
-                run = _pg_select(conn, day, channel, lock=True)
-                if (
-                    run is None
-                    or run.done
-                    or held_by_other(run, owner, now)
-                    or (not ignore_backoff and run.next_attempt_at > now)
-                ):
-                    return None
-                _pg_update(
-                    conn,
-                    day,
-                    channel,
-                    status=RunStatus.RUNNING.value,
-                    owner=owner,
-                    lease_until=now + lease_s,
-                    attempts=run.attempts + 1,
-                    updated_at=now,
-                )
-            return _pg_select(conn, day, channel)
-
-        return self._transaction(claim)
-
-    def set_plan(self, day: str, channel: str, owner: str, plan: list[dict]) -> tuple[dict, ...]:
-        def freeze(conn: Connection) -> tuple[dict, ...]:
-            run = _pg_owned(conn, day, channel, owner)
-            if run.plan is not None:
-                return run.plan
-            _pg_update(
-                conn, day, channel, plan=json.dumps(plan, ensure_ascii=False), updated_at=self._clock()
-            )
-            return tuple(plan)
-
-        return self._transaction(freeze)
-
-    def renew_lease(self, day: str, channel: str, owner: str, lease_s: float) -> None:
-        now = self._clock()
-
-        def renew(conn: Connection) -> None:
-            _pg_owned(conn, day, channel, owner)
-            _pg_update(conn, day, channel, lease_until=now + lease_s, updated_at=now)
-
-        self._transaction(renew)
-
-    def begin_part(self, day: str, channel: str, owner: str, part: int, lease_s: float) -> None:
-        now = self._clock()
-
-        def begin(conn: Connection) -> None:
-            _pg_owned(conn, day, channel, owner)
-            _pg_update(conn, day, channel, inflight=part, lease_until=now + lease_s, updated_at=now)
-
-        self._transaction(begin)
-
-    def record_part(self, day: str, channel: str, part: int, ts: str) -> None:
-        def record(conn: Connection) -> None:
-            run = _pg_select(conn, day, channel, lock=True)
-            if run is None:
-                raise KeyError(f"no digest run {day} {channel}")
-            posted = {str(index): value for index, value in run.posted.items()}
-            posted.setdefault(str(part), ts)
-            inflight = None if run.inflight == part else run.inflight
-            _pg_update(
-                conn, day, channel, posted=json.dumps(posted), inflight=inflight, updated_at=self._clock()
-            )
-
-        self._transaction(record)
-
-    def finish_run(self, day: str, channel: str, owner: str) -> None:
-        def finish(conn: Connection) -> None:
-            finished = conn.execute(
-                "SELECT finished_by FROM sakuin_digest_runs WHERE day = %s AND channel = %s AND status = %s",
-                (day, channel, RunStatus.DONE.value),
-            ).fetchone()
-            if finished is not None and finished[0] == owner:
-                return  # our own earlier attempt committed before its connection broke
-            _pg_owned(conn, day, channel, owner)
-            _pg_update(
-                conn,
-                day,
-                channel,
-                status=RunStatus.DONE.value,
-                owner=None,
-                lease_until=0,
-                inflight=None,
-                error=None,
-                finished_by=owner,
-                updated_at=self._clock(),
-            )
-
-        self._transaction(finish)
-
-    def fail_run(self, day: str, channel: str, owner: str, error: str, retry_in_s: float) -> None:
-        now = self._clock()
-
-        def fail(conn: Connection) -> None:
-            run = _pg_select(conn, day, channel, lock=True)
-            if run is None or run.owner != owner or run.done:
-                return
-            _pg_update(
-                conn,
-                day,
-                channel,
-                status=RunStatus.FAILED.value,
-                owner=None,
-                lease_until=0,
-                next_attempt_at=now + retry_in_s,
-                error=error[:500],
-                updated_at=now,
-            )
-
-        self._transaction(fail)
-
-
-def _pg_select(conn: Connection, day: str, channel: str, *, lock: bool = False) -> DigestRun | None:
-    row = conn.execute(
-        "SELECT * FROM sakuin_digest_runs WHERE day = %s AND channel = %s" + (" FOR UPDATE" if lock else ""),
-        (day, channel),
-    ).fetchone()
-    return run_from_row(row) if row else None
-
-
-def _pg_owned(conn: Connection, day: str, channel: str, owner: str) -> DigestRun:
-    run = _pg_select(conn, day, channel, lock=True)
-    if run is None or run.owner != owner or run.done:
-        raise LeaseLost(f"digest run {day} {channel} is not held by {owner}")
-    return run
-
-
-def _pg_update(conn: Connection, day: str, channel: str, **values: object) -> None:
-    """UPDATE one run; the column names come from this module only, never from data."""
-    assignments = ", ".join(f"{name} = %s" for name in values)
-    conn.execute(
-        f"UPDATE sakuin_digest_runs SET {assignments} WHERE day = %s AND channel = %s",  # type: ignore[arg-type]
-        (*values.values(), day, channel),
-    )
 
 
 class _HidePassword(logging.Filter):

@@ -2,9 +2,11 @@
 and `AsyncStateStore`, the way coroutines use it.
 
 An implementation (an SQLite file; PostgreSQL for replicas on separate disks) provides every
-method of `EventClaims` (``claim_event``) and `DigestRuns` (``run``, ``unfinished_runs``,
+method of `EventClaims` (``claim_event``), `DigestRuns` (``run``, ``unfinished_runs``,
 ``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
-``fail_run``) with the guarantees their docstrings state, plus ``close`` and use as a context
+``fail_run``), `FollowedThreads` (``follow_thread``, ``followed_thread``, ``touch_thread``,
+``forget_thread``) and `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
+``unanswered``) with the guarantees their docstrings state, plus ``close`` and use as a context
 manager. The guarantees hold across processes sharing one store: each step is atomic, and of
 two processes racing for the same claim exactly one wins. Methods are synchronous and may be
 called from any thread; they may block (a lock held by another process, a network round trip),
@@ -18,24 +20,34 @@ own module under ``bot/state/``, joins `StateStore`'s bases, and gets its method
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Protocol, Self
+from typing import Protocol, Self, TypeVar
 
-from bot.state import digest_runs, events
+from bot.state import digest_runs, events, feedback, threads
 from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
 from bot.state.events import EventClaims, SqliteEventClaims
-from bot.state.postgres import (
+from bot.state.feedback import AnswerFeedback, SqliteAnswerFeedback, UnansweredQuestion, Vote, VoteValue
+from bot.state.postgres import OUTAGE_S
+from bot.state.postgres_records import (
+    CONVERSATIONS_SCHEMA,
     DIGEST_RUNS_SCHEMA,
     EVENTS_SCHEMA,
-    OUTAGE_S,
+    PostgresAnswerFeedback,
     PostgresDigestRuns,
     PostgresEventClaims,
+    PostgresFollowedThreads,
 )
+from bot.state.threads import FollowedThread, FollowedThreads, SqliteFollowedThreads
+
+T = TypeVar("T")
 
 
-class StateStore(EventClaims, DigestRuns, Protocol):
+class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Protocol):
     def close(self) -> None: ...
 
     def __enter__(self) -> Self: ...
@@ -43,11 +55,12 @@ class StateStore(EventClaims, DigestRuns, Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns):
+class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThreads, SqliteAnswerFeedback):
     """The state in one SQLite file (``STATE_DB``), shared by every process on its disk."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
-        super().__init__(path, events.SCHEMA + digest_runs.SCHEMA, clock=clock)
+        schema = events.SCHEMA + digest_runs.SCHEMA + threads.SCHEMA + feedback.SCHEMA
+        super().__init__(path, schema, clock=clock)
 
     def __enter__(self) -> Self:
         return self
@@ -56,11 +69,13 @@ class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns):
         self.close()
 
 
-POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA,)
+POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA, CONVERSATIONS_SCHEMA)
 """Schema version n is ``POSTGRES_MIGRATIONS[n - 1]`` applied to version n - 1: append, never edit."""
 
 
-class PostgresStateStore(PostgresEventClaims, PostgresDigestRuns):
+class PostgresStateStore(
+    PostgresEventClaims, PostgresDigestRuns, PostgresFollowedThreads, PostgresAnswerFeedback
+):
     """The state in a PostgreSQL database (``STATE_DB=postgresql://…``), shared by replicas anywhere."""
 
     def __init__(
@@ -83,47 +98,89 @@ def open_state_store(location: Path | str, *, clock: Callable[[], float] = time.
     return PostgresStateStore(location, clock=clock)
 
 
+STATE_WORKERS = 4
+"""Threads of an `AsyncStateStore` (as many as the PostgreSQL pool's connections; SQLite writes
+one at a time anyway)."""
+
+
 class AsyncStateStore:
     """The state store for coroutines: every call runs in a worker thread, off the event loop.
 
     A call can wait (another process holds SQLite's write lock for up to ``busy_timeout``; a
     database is a network round trip away); on the loop that wait would hold up every
-    acknowledgement to Slack. The methods are `StateStore`'s, awaited.
+    acknowledgement to Slack. The threads are the store's own (``workers`` of them), not asyncio's
+    default pool: calls waiting through a locked file or an outage queue here, while lookups,
+    searches and ``/healthz`` keep the default pool to themselves. The methods are `StateStore`'s,
+    awaited.
     """
 
-    def __init__(self, store: StateStore) -> None:
+    def __init__(self, store: StateStore, *, workers: int = STATE_WORKERS) -> None:
         self.store = store
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="sakuin-state")
+
+    async def _call(self, method: Callable[..., T], /, *args: object, **kwargs: object) -> T:
+        """``method(*args, **kwargs)`` on the store's threads, in the caller's context (as
+        ``asyncio.to_thread`` runs it)."""
+        context = contextvars.copy_context()
+        call = functools.partial(context.run, method, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
     async def claim_event(self, event_id: str, ttl_s: float = 3600) -> bool:
-        return await asyncio.to_thread(self.store.claim_event, event_id, ttl_s)
+        return await self._call(self.store.claim_event, event_id, ttl_s)
 
     async def run(self, day: str, channel: str) -> DigestRun | None:
-        return await asyncio.to_thread(self.store.run, day, channel)
+        return await self._call(self.store.run, day, channel)
 
     async def unfinished_runs(self, since_day: str) -> list[DigestRun]:
-        return await asyncio.to_thread(self.store.unfinished_runs, since_day)
+        return await self._call(self.store.unfinished_runs, since_day)
 
     async def claim_run(
         self, day: str, channel: str, owner: str, lease_s: float, *, ignore_backoff: bool = False
     ) -> DigestRun | None:
-        return await asyncio.to_thread(
+        return await self._call(
             self.store.claim_run, day, channel, owner, lease_s, ignore_backoff=ignore_backoff
         )
 
     async def set_plan(self, day: str, channel: str, owner: str, plan: list[dict]) -> tuple[dict, ...]:
-        return await asyncio.to_thread(self.store.set_plan, day, channel, owner, plan)
+        return await self._call(self.store.set_plan, day, channel, owner, plan)
 
     async def renew_lease(self, day: str, channel: str, owner: str, lease_s: float) -> None:
-        await asyncio.to_thread(self.store.renew_lease, day, channel, owner, lease_s)
+        await self._call(self.store.renew_lease, day, channel, owner, lease_s)
 
     async def begin_part(self, day: str, channel: str, owner: str, part: int, lease_s: float) -> None:
-        await asyncio.to_thread(self.store.begin_part, day, channel, owner, part, lease_s)
+        await self._call(self.store.begin_part, day, channel, owner, part, lease_s)
 
     async def record_part(self, day: str, channel: str, part: int, ts: str) -> None:
-        await asyncio.to_thread(self.store.record_part, day, channel, part, ts)
+        await self._call(self.store.record_part, day, channel, part, ts)
 
     async def finish_run(self, day: str, channel: str, owner: str) -> None:
-        await asyncio.to_thread(self.store.finish_run, day, channel, owner)
+        await self._call(self.store.finish_run, day, channel, owner)
 
     async def fail_run(self, day: str, channel: str, owner: str, error: str, retry_in_s: float) -> None:
-        await asyncio.to_thread(self.store.fail_run, day, channel, owner, error, retry_in_s)
+        await self._call(self.store.fail_run, day, channel, owner, error, retry_in_s)
+
+    async def follow_thread(self, channel: str, thread_ts: str, subject: str | None, follow_s: float) -> None:
+        await self._call(self.store.follow_thread, channel, thread_ts, subject, follow_s)
+
+    async def followed_thread(self, channel: str, thread_ts: str) -> FollowedThread | None:
+        return await self._call(self.store.followed_thread, channel, thread_ts)
+
+    async def touch_thread(self, channel: str, thread_ts: str, follow_s: float) -> None:
+        await self._call(self.store.touch_thread, channel, thread_ts, follow_s)
+
+    async def forget_thread(self, channel: str, thread_ts: str) -> bool:
+        return await self._call(self.store.forget_thread, channel, thread_ts)
+
+    async def record_vote(
+        self, channel: str, message_ts: str, user: str, question: str, pages: Sequence[str], vote: VoteValue
+    ) -> None:
+        await self._call(self.store.record_vote, channel, message_ts, user, question, pages, vote)
+
+    async def note_unanswered(self, question: str) -> None:
+        await self._call(self.store.note_unanswered, question)
+
+    async def votes(self, since: float | None = None) -> tuple[Vote, ...]:
+        return await self._call(self.store.votes, since)
+
+    async def unanswered(self, since: float | None = None) -> tuple[UnansweredQuestion, ...]:
+        return await self._call(self.store.unanswered, since)

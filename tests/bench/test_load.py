@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bench.load import MIX, Ack, Options, Request, parse_args, plan_requests, run_load, tally
-from bot.app import FAILURE
-from bot.delivery import BUSY, OVERLOADED
+from bot.delivery import busy_reply, failure_reply, overloaded_reply
+from bot.i18n import use_language
 from tests.bot.fake_slack import Call, FakeSlack, ResponsePost
 
 QUERIES = {
@@ -36,12 +36,14 @@ def test_answers_are_counted_per_request() -> None:
         Request("wiki", "q", "r5"),
     ]
     acks = [Ack(request.name, 200, 0.1 * number, 100.0) for number, request in enumerate(requests)]
+    with use_language("ja"):  # the apology counts as a failure in either language
+        japanese_apology = failure_reply().text
     slack = FakeSlack()
     slack.responses += [
         ResponsePost("r0", {"text": "ByteDance"}, 101.0),
         ResponsePost("r1", {"text": "hits"}, 102.0),
         ResponsePost("r1", {"text": "hits"}, 103.0),
-        ResponsePost("r5", {"text": FAILURE.text}, 101.5),
+        ResponsePost("r5", {"text": japanese_apology}, 101.5),
     ]
     slack.calls.append(
         Call("chat.postMessage", {"thread_ts": "1800000002.000100", "text": "answer"}, "xoxb", 200, 104.0)
@@ -71,11 +73,11 @@ def test_busy_notices_are_counted_apart_from_answers() -> None:
     slack = FakeSlack()
     slack.responses += [
         ResponsePost("r0", {"text": "ByteDance"}, 101.0),
-        ResponsePost("r2", {"text": OVERLOADED.text}, 101.0),
+        ResponsePost("r2", {"text": overloaded_reply().text}, 101.0),
     ]
     thread = {"thread_ts": "1800000001.000100"}
     slack.calls += [
-        Call("chat.postEphemeral", {**thread, "text": BUSY.text}, "xoxb", 200, 100.5),
+        Call("chat.postEphemeral", {**thread, "text": busy_reply().text}, "xoxb", 200, 100.5),
         Call("chat.postMessage", {**thread, "text": "answer"}, "xoxb", 200, 102.0),
     ]
     result = tally(requests, acks, slack)

@@ -76,6 +76,8 @@ class FakeOpenAI:
     host: str = "127.0.0.1"
     requests: list[ChatRequest] = field(default_factory=list)
     models: tuple[str, ...] = (MODEL,)
+    listings: list[dict[str, str]] = field(default_factory=list)
+    """The headers of each ``GET /v1/models``."""
 
     def __post_init__(self) -> None:
         self._scripts: list[_Script] = []
@@ -137,6 +139,7 @@ class FakeOpenAI:
 
     async def _models(self, request: web.Request) -> web.Response:
         """``GET /v1/models`` (``sakuin doctor``): the models in ``self.models``, for the key."""
+        self.listings.append(dict(request.headers))
         if self.key is not None and request.headers.get("Authorization") != f"Bearer {self.key}":
             return _error(401, "invalid_api_key", "Incorrect API key provided")
         return web.json_response(

@@ -666,3 +666,111 @@ def _maybe_json(text: str) -> Any:
 def _bearer(request: web.Request) -> str | None:
     header = request.headers.get("Authorization", "")
     return header.removeprefix("Bearer ").strip() or None
+
+
+# -- conversations: thread messages, feedback votes, the assistant pane (issue 11) ---------
+
+
+def thread_message_event(
+    text: str, thread_ts: str, ts: str, *, user: str = USER_ID, channel: str = CHANNEL_ID, **fields: Any
+) -> dict[str, Any]:
+    """A ``message`` event in a channel thread (``message.channels``), from the test user by default."""
+    return {
+        "type": "message",
+        "channel_type": "channel",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "thread_ts": thread_ts,
+        "channel": channel,
+        "event_ts": ts,
+        **fields,
+    }
+
+
+def vote_payload(blocks: list[dict[str, Any]], vote: str, *, message_ts: str, **where: str) -> dict[str, Any]:
+    """The ``block_actions`` payload of a click on the 👍 (``up``) or 👎 (``down``) of a posted answer."""
+    block = next(b for b in blocks if b.get("type") == "context_actions")
+    element = next(e for e in block["elements"] if e.get("type") == "feedback_buttons")
+    button = element["positive_button" if vote == "up" else "negative_button"]
+    action = {"type": "feedback_buttons", "action_id": element["action_id"], "value": button["value"]}
+    return message_action_payload(blocks, block, action, message_ts=message_ts, **where)
+
+
+def button_payload(
+    blocks: list[dict[str, Any]], action_id: str, *, message_ts: str, **where: str
+) -> dict[str, Any]:
+    """The payload of a click on the button ``action_id`` of the public message ``message_ts``."""
+    block, element = find_element(blocks, action_id)
+    action = {"type": "button", "action_id": action_id, "value": element.get("value", "")}
+    return message_action_payload(blocks, block, action, message_ts=message_ts, **where)
+
+
+def message_action_payload(
+    blocks: list[dict[str, Any]],
+    block: dict[str, Any],
+    action: dict[str, Any],
+    *,
+    message_ts: str,
+    channel_id: str = CHANNEL_ID,
+    user_id: str = USER_ID,
+    team_id: str = TEAM_ID,
+) -> dict[str, Any]:
+    return {
+        "type": "block_actions",
+        "user": {"id": user_id, "username": "alice", "team_id": team_id},
+        "api_app_id": APP_ID,
+        "token": "legacy-verification-token",
+        "container": {
+            "type": "message",
+            "message_ts": message_ts,
+            "channel_id": channel_id,
+            "is_ephemeral": False,
+        },
+        "trigger_id": "1.1.trigger",
+        "team": {"id": team_id, "domain": "fake"},
+        "enterprise": None,
+        "is_enterprise_install": False,
+        "channel": {"id": channel_id, "name": "general"},
+        "message": {"type": "message", "ts": message_ts, "blocks": blocks},
+        "state": {"values": {}},
+        "actions": [{**action, "block_id": block.get("block_id", "b"), "action_ts": f"{time.time():.6f}"}],
+    }
+
+
+def posted_ts(slack: FakeSlack, call: Call) -> str:
+    """The ``ts`` the fake gave the message that ``call`` (a ``chat.postMessage``) posted."""
+    blocks = call.args.get("blocks")
+    return next(ts for ts, message in slack._messages.items() if message.get("blocks") == blocks)
+
+
+def assistant_thread_started_event(
+    thread_ts: str, *, channel: str = DM_CHANNEL_ID, user: str = USER_ID
+) -> dict[str, Any]:
+    """The user opened a new thread in the assistant pane (viewing the test channel)."""
+    return {
+        "type": "assistant_thread_started",
+        "assistant_thread": {
+            "user_id": user,
+            "context": {"channel_id": CHANNEL_ID, "team_id": TEAM_ID, "enterprise_id": None},
+            "channel_id": channel,
+            "thread_ts": thread_ts,
+        },
+        "event_ts": thread_ts,
+    }
+
+
+def assistant_message_event(
+    text: str, thread_ts: str, ts: str, *, channel: str = DM_CHANNEL_ID, user: str = USER_ID
+) -> dict[str, Any]:
+    """A message the user typed in an assistant thread (``message.im`` with a ``thread_ts``)."""
+    return {
+        "type": "message",
+        "channel_type": "im",
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "thread_ts": thread_ts,
+        "channel": channel,
+        "event_ts": ts,
+    }

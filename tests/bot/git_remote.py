@@ -1,9 +1,14 @@
-"""A real git remote on disk for tests: a bare repository and a clone of it to push from."""
+"""A real git remote on disk for tests: a bare repository and a clone of it to push from; and
+`GitHttp`, that repository served over HTTP behind a token, as GitHub or GitLab serve one."""
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import subprocess
 from pathlib import Path
+
+from aiohttp import web
 
 from tests.vaults import write_vault
 
@@ -68,3 +73,90 @@ class Remote:
         git(self.work, "commit", "--quiet", "--amend", "-m", message)
         self.push(force=True)
         return self.head()
+
+
+class GitHttp:
+    """``remote`` over git's smart HTTP (``git http-backend``) on 127.0.0.1, answering only
+    requests with ``Authorization: Basic user:token``. While each request is served (the client's
+    git processes are alive, waiting for it), every command line on the machine is read from
+    ``/proc``: those holding the token (or any of ``watch``) land in ``exposed``.
+
+    ``async with GitHttp(remote, "x-access-token", token) as server: server.url`` (with the token).
+    """
+
+    def __init__(self, remote: Remote, user: str, token: str, *, watch: tuple[str, ...] = ()) -> None:
+        self.remote, self.user, self.token = remote, user, token
+        self.watch = (token, *watch)
+        self.expected = "Basic " + base64.b64encode(f"{user}:{token}".encode()).decode()
+        self.authorized = 0
+        self.refused = 0
+        self.exposed: list[str] = []
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.user}:{self.token}@127.0.0.1:{self.port}/{self.remote.bare.name}"
+
+    async def __aenter__(self) -> GitHttp:
+        app = web.Application()
+        app.router.add_route("*", "/{path:.*}", self._serve)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self._runner is not None
+        await self._runner.cleanup()
+
+    async def _serve(self, request: web.Request) -> web.StreamResponse:
+        self.exposed.extend(command_lines_holding(self.watch))
+        if request.headers.get("Authorization") != self.expected:
+            self.refused += 1
+            return web.Response(status=401, headers={"WWW-Authenticate": 'Basic realm="git"'})
+        self.authorized += 1
+        body = await request.read()
+        environment = {
+            "GIT_PROJECT_ROOT": str(self.remote.bare.parent),
+            "GIT_HTTP_EXPORT_ALL": "1",
+            "PATH_INFO": request.path,
+            "REQUEST_METHOD": request.method,
+            "QUERY_STRING": request.query_string,
+            "CONTENT_TYPE": request.headers.get("Content-Type", ""),
+            "CONTENT_LENGTH": str(len(body)),
+            "HTTP_CONTENT_ENCODING": request.headers.get("Content-Encoding", ""),
+            "GIT_PROTOCOL": request.headers.get("Git-Protocol", ""),
+            "REMOTE_USER": self.user,
+            "REMOTE_ADDR": "127.0.0.1",
+        }
+        process = await asyncio.create_subprocess_exec(
+            "git", "http-backend", env=environment,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        output, _ = await process.communicate(body)
+        head, _, payload = output.partition(b"\r\n\r\n")
+        response = web.Response(body=payload)
+        for line in head.decode("latin-1").split("\r\n"):
+            name, _, value = line.partition(":")
+            if name.lower() == "status":
+                response.set_status(int(value.split()[0]))
+            elif name:
+                response.headers[name] = value.strip()
+        return response
+
+
+def command_lines_holding(secrets: tuple[str, ...]) -> list[str]:
+    """The command lines of every process on the machine (readable by any user) holding one of
+    ``secrets``."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if any(secret in text for secret in secrets):
+            found.append(text)
+    return found

@@ -10,19 +10,23 @@ answer queue's size is the test's own (never the machine's core count).
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sqlite3
+import sys
 import threading
 import time
+import traceback
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 from bot.answer_queue import AnswerQueue
-from bot.delivery import BUSY, OVERLOADED
+from bot.delivery import busy_reply, overloaded_reply
 from bot.runtime import start_bot
 from bot.server import EVENTS_PATH, create_web_app, start_http
-from index.model import SearchResult
+from bot.state.store import STATE_WORKERS
+from index.model import Answer, SearchResult
 from index.wiki import Wiki
 from tests.bot.conftest import SIGNING_SECRET, bot_settings, running_bot
 from tests.bot.fake_slack import FakeSlack, Sent, SlackSender, direct_message, mention_event
@@ -33,7 +37,7 @@ SLOW = "訓練の障害を検出するには"
 
 
 class HeldWiki(Wiki):
-    """The real wiki, except that searching for `SLOW` waits until the test lets go."""
+    """The real wiki, except that searching for `SLOW` (or answering it) waits until the test lets go."""
 
     hold: Hold
     held = 0
@@ -44,6 +48,11 @@ class HeldWiki(Wiki):
             self.held += 1
             self.hold.wait()
         return super().search(query, limit)
+
+    def answer(self, question: str, *, subject: str | None = None) -> Answer:
+        if SLOW in question:
+            self.hold.wait()
+        return super().answer(question, subject=subject)
 
 
 async def acked(send: asyncio.Future[Sent] | asyncio.Task[Sent]) -> float:
@@ -110,8 +119,8 @@ async def test_a_full_queue_says_busy_then_answers_each_request_once(
     assert queued.status == busy_command.status == busy_mention.status == 200
     assert hold.held_at(busy_at), "the busy notices waited for the search"
     assert queued.text == ""
-    assert busy_command.json()["text"] == BUSY.text
-    assert (notice.args["text"], notice.args["thread_ts"]) == (BUSY.text, "1700000300.000100")
+    assert busy_command.json()["text"] == busy_reply().text
+    assert (notice.args["text"], notice.args["thread_ts"]) == (busy_reply().text, "1700000300.000100")
     assert card.body["blocks"][0]["text"]["text"] == "ByteDance"
     assert sorted(post.args["thread_ts"] for post in posts) == ["1700000100.000100", "1700000300.000100"]
     assert len(fake_slack.calls_to("chat.postEphemeral")) == 1 and len(fake_slack.responses) == 2
@@ -137,8 +146,8 @@ async def test_a_queue_that_stays_full_apologises_once_and_never_answers_late(
             hold.let_go()
             await fake_slack.wait_for_responses("slow", timeout=30)
             await eventually(lambda: answers.full is False, timeout=30, what="the queue to empty")
-    assert apology.body["text"] == OVERLOADED.text
-    assert [notice.args["text"] for notice in notices] == [BUSY.text, OVERLOADED.text]
+    assert apology.body["text"] == overloaded_reply().text
+    assert [notice.args["text"] for notice in notices] == [busy_reply().text, overloaded_reply().text]
     assert fake_slack.responses_to("late") == [apology]
     assert not fake_slack.calls_to("chat.postMessage")
 
@@ -202,3 +211,42 @@ async def test_acks_come_while_another_process_holds_the_state_file(
 def digest_done(path: Path) -> bool:
     with sqlite3.connect(path) as db:
         return db.execute("SELECT count(*) FROM digest_runs WHERE status = 'done'").fetchone()[0] == 1
+
+
+def claims_waiting() -> int:
+    """Threads inside an event claim right now (blocked on the state file's lock)."""
+    return sum(
+        any(
+            frame.f_code.co_name == "claim_event" and frame.f_code.co_filename.endswith("events.py")
+            for frame, _ in traceback.walk_stack(top)
+        )
+        for top in sys._current_frames().values()
+    )
+
+
+async def test_lookups_and_healthz_answer_while_events_wait_on_the_state_file(
+    tmp_path: Path, fake_slack: FakeSlack, wiki: Wiki
+):
+    """Event claims waiting for a locked state file (30 s of busy timeout each) must not take the
+    threads lookups and ``/healthz`` run on: more of them than asyncio's default pool holds."""
+    default_pool = min(32, (os.cpu_count() or 1) + 4)  # ThreadPoolExecutor's default size
+    waiting = max(8, default_pool + 2)
+    async with running_bot(tmp_path, fake_slack, wiki) as bot, locked(bot.settings.state_db) as hold:
+        for n in range(waiting):
+            await acked(bot.sender.event(direct_message(f"Minder とは {n}", ts=f"1700000300.{n:06d}")))
+        await eventually(
+            lambda: claims_waiting() >= min(waiting, STATE_WORKERS), what="the claims to wait on the lock"
+        )
+        sent = await bot.sender.command("/entity", "ByteDance", response_url=fake_slack.response_url("card"))
+        assert sent.status == 200
+        (card,) = await fake_slack.wait_for_responses("card", timeout=30)
+        status, health = await bot.get("/healthz")
+        healthy_at = time.monotonic()
+        assert hold.held_at(card.at), "a lookup waited for the events' claims"
+        assert hold.held_at(healthy_at), "/healthz waited for the events' claims"
+        assert claims_waiting() > 0 and fake_slack.calls_to("chat.postMessage") == []
+        hold.let_go()
+        posts = await fake_slack.wait_for_calls("chat.postMessage", waiting, timeout=60)
+    assert card.body["blocks"][0]["text"]["text"] == "ByteDance"
+    assert status == 200 and health["status"] == "ready"
+    assert {post.args["channel"] for post in posts} == {"D0ALICE"} and len(posts) == waiting

@@ -4,7 +4,6 @@ import json
 
 import pytest
 
-from bot.blocks.answer import answer_blocks
 from bot.blocks.buttons import (
     MAX_BUTTONS_BEFORE_SELECT,
     OPEN_PAGE_SELECT,
@@ -213,7 +212,7 @@ def test_unresolved_lists_the_pages_that_mention_it():
     blocks = unresolved_blocks(Unresolved("Volcano Engine", mentions), (candidate(1, 60.0),))
     assert_valid_blocks(blocks)
     text = message_text(blocks)
-    assert "*Volcano Engine* has no page yet. Mentioned in 3 page(s)" in text
+    assert "*Volcano Engine* has no page yet. Mentioned in 3 pages:" in text
     assert "Page 2" in text
 
 
@@ -238,20 +237,6 @@ def test_help_uses_the_configured_command_names():
     assert_valid_blocks(blocks)
     text = message_text(blocks)
     assert "`/ent NAME`" in text and "`/wk QUERY`" in text and "12 pages" in text
-
-
-def test_answer_puts_the_card_first_and_stays_within_limits():
-    result = SearchResult("who made it", tuple(hit(i, snippet=HOSTILE * 50) for i in range(5)))
-    blocks = answer_blocks(result, huge_card())
-    assert_valid_blocks(blocks)
-    assert blocks[0]["type"] == "header"
-    assert sum(1 for b in blocks if b.get("accessory")) == 5
-
-
-def test_answer_without_anything():
-    blocks = answer_blocks(SearchResult("?", ()))
-    assert_valid_blocks(blocks)
-    assert "could not find anything" in message_text(blocks)
 
 
 def test_home_view_with_many_sources_is_a_valid_view():

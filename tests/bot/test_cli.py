@@ -19,6 +19,7 @@ def environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("WIKI_DIR", str(EXAMPLE_VAULT))
     monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
     monkeypatch.setenv("STATE_DB", str(tmp_path / "state.sqlite3"))
+    monkeypatch.setenv("UI_LANGUAGE", "en")
     return tmp_path
 
 

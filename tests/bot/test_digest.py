@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from bot.blocks.digest import SOURCES_PER_MESSAGE
-from bot.cli import digest_command, digest_json
 from bot.digest.channel_run import DIGEST_EVENT, RetryPolicy
+from bot.digest.command import digest_command, digest_json
 from bot.digest.days import due_day, yesterday
 from bot.digest.posting import post_digest
 from bot.digest.schedule import run_due_digests, schedule_digest

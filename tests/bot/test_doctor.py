@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.doctor import Check, run_checks
+from bot.doctor import run_checks
+from bot.doctor_report import Check
+from bot.llm import LEFT_OUT_HEADERS
 from bot.manifest import build_manifest
+from bot.state.store import POSTGRES_MIGRATIONS
 from config.settings import GIT_VAULT, Settings
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, bot_settings
 from tests.bot.fake_openai import FakeOpenAI
@@ -175,12 +178,31 @@ async def test_vault_and_index_problems(tmp_path: Path, slack: FakeSlack) -> Non
 
 async def test_state_store_on_postgresql(tmp_path: Path, slack: FakeSlack, postgres_url: str) -> None:
     check = by_name(await run_checks(settings_for(tmp_path, slack, state_db=postgres_url)))["state store"]
-    assert check.ok and "schema version 1" in check.detail and "reachable and writable" in check.detail
+    latest = f"schema version {len(POSTGRES_MIGRATIONS)}"
+    assert check.ok and latest in check.detail and "reachable and writable" in check.detail
     assert PASSWORD not in check.detail and ":***@127.0.0.1" in check.detail
 
-    unreachable = f"postgresql://sakuin:{PASSWORD}@127.0.0.1:{closed_port()}/sakuin"
-    check = by_name(await run_checks(settings_for(tmp_path, slack, state_db=unreachable)))["state store"]
-    assert not check.ok and "StateUnavailable" in check.detail and PASSWORD not in check.detail
+
+@pytest.mark.parametrize(
+    ("where", "reason"),
+    [
+        ("closed-port", "Connection refused"),
+        ("no-database", 'database "sakuin_missing" does not exist'),
+        ("no-role", 'role "nobody" does not exist'),
+    ],
+)
+async def test_state_store_says_why_postgresql_refused(
+    tmp_path: Path, slack: FakeSlack, postgres_url: str, where: str, reason: str
+) -> None:
+    server = postgres_url.rsplit("/", 1)[0]
+    url = {
+        "closed-port": f"postgresql://sakuin:{PASSWORD}@127.0.0.1:{closed_port()}/sakuin",
+        "no-database": f"{server}/sakuin_missing",
+        "no-role": server.replace("postgres:", "nobody:", 1) + "/postgres",
+    }[where]
+    check = by_name(await run_checks(settings_for(tmp_path, slack, state_db=url)))["state store"]
+    assert not check.ok and reason in check.detail and "check STATE_DB" in check.detail
+    assert PASSWORD not in check.detail and ":***@127.0.0.1" in check.detail
 
 
 async def test_an_unreachable_git_remote_without_its_token(tmp_path: Path, slack: FakeSlack) -> None:
@@ -209,6 +231,23 @@ async def test_llm_endpoint(
     assert check.ok is ok and says in check.detail and key not in check.detail
 
 
+@pytest.mark.parametrize("key", [LLM_KEY, None])
+async def test_llm_endpoint_is_asked_as_the_answers_ask(
+    tmp_path: Path, slack: FakeSlack, llm: FakeOpenAI, monkeypatch: pytest.MonkeyPatch, key: str | None
+) -> None:
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-from-the-environment")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj-from-the-environment")
+    llm.key = key
+    settings = settings_for(
+        tmp_path, slack, llm_base_url=llm.base_url, llm_model="big-model", llm_api_key=key
+    )
+    assert by_name(await run_checks(settings))["LLM endpoint"].ok
+    (headers,) = llm.listings
+    sent = {name.lower() for name in headers}
+    assert not sent & {name.lower() for name in LEFT_OUT_HEADERS}
+    assert ("authorization" in sent) is (key is not None)
+
+
 async def doctor(slack: FakeSlack, cwd: Path, *args: str, **env: str) -> tuple[int, str, str]:
     """``sakuin doctor`` in its own process, configured through the environment."""
     process = await asyncio.create_subprocess_exec(
@@ -223,6 +262,7 @@ async def doctor(slack: FakeSlack, cwd: Path, *args: str, **env: str) -> tuple[i
             "SLACK_API_URL": slack.api_url,
             "DIGEST_CHANNEL": "C0DIGEST",
             "WIKI_DIR": str(write_vault(cwd / "vault", SMALL_VAULT)),
+            "UI_LANGUAGE": "en",
             **env,
         },
     )  # fmt: skip

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import socket
+import uuid
 from pathlib import Path
 
 import pytest
 
 from bot.git_sync import GitError, GitSync
 from config.settings import GIT_VAULT
-from tests.bot.git_remote import Remote, git
+from tests.bot.git_remote import GitHttp, Remote, git
 from tests.vaults import SMALL_VAULT, entity
 
 NEW_PAGE = "wiki/entities/Volcano Engine.md"
@@ -181,3 +182,30 @@ async def test_refuses_to_clone_over_a_folder_that_is_not_a_checkout(remote: Rem
     with pytest.raises(GitError, match="not empty and not a git checkout"):
         await GitSync(remote.url, vault).start()
     assert (vault / "notes/mine.md").exists()
+
+
+@pytest.mark.parametrize("user", ["x-access-token", "oauth2"])
+async def test_the_token_goes_to_the_server_and_never_on_a_command_line(
+    user: str, remote: Remote, tmp_path: Path
+) -> None:
+    token = f"s3cr3t-{uuid.uuid4().hex}"
+    async with GitHttp(remote, user, token) as server:
+        vault = tmp_path / "vault"
+        sync = GitSync(server.url, vault)
+        await sync.start()
+        assert sync.status().commit == remote.head()
+        head = remote.commit({NEW_PAGE: entity("Volcano Engine")}, "add Volcano Engine")
+        assert await sync.fetch() is True and (vault / NEW_PAGE).exists()
+        assert await sync.remote_tip() == ("main", head)
+    assert server.authorized >= 3 and server.exposed == []
+    assert token not in (vault / ".git/config").read_text()
+
+
+async def test_a_refused_token_is_an_error_without_it(remote: Remote, tmp_path: Path) -> None:
+    token = f"s3cr3t-{uuid.uuid4().hex}"
+    async with GitHttp(remote, "x-access-token", "the-right-token", watch=(token,)) as server:
+        url = server.url.replace("the-right-token", token)
+        with pytest.raises(GitError) as raised:
+            await GitSync(url, tmp_path / "vault", retry_base_s=0.01).start()
+    assert server.refused >= 1 and server.authorized == 0 and server.exposed == []
+    assert token not in str(raised.value) and "127.0.0.1" in str(raised.value)

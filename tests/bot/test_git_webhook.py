@@ -17,7 +17,7 @@ import pytest
 
 from bot.freshness import Freshener, keep_fresh
 from bot.git_sync import GitSync
-from bot.server import GIT_HOOK_PATH
+from bot.server import GIT_HOOK_PATH, git_webhook
 from index.wiki import Wiki
 from tests.bot.block_kit import message_text
 from tests.bot.conftest import RunningBot, running_bot
@@ -185,3 +185,29 @@ async def test_healthz_shows_the_checkout_and_a_failing_remote_without_its_token
     assert git["commit"] == remote.head() and git["branch"] == "main" and git["failures"] == 1
     assert git["error"].startswith("git fetch: ")
     assert "s3cr3t" not in json.dumps(body)
+
+
+@pytest.mark.parametrize("secret", ["", "  "])
+async def test_a_blank_secret_turns_no_webhook_on(
+    tmp_path: Path, fake_slack: FakeSlack, wiki, secret: str
+) -> None:
+    remote = Remote(tmp_path / "git", SMALL_VAULT)
+    sync = GitSync(remote.url, tmp_path / "vault")
+    await sync.start()
+    async with running_bot(
+        tmp_path, fake_slack, wiki, sync=sync, wiki_git_url=remote.url, wiki_git_webhook_secret=secret
+    ) as bot:
+        for headers in (
+            {"X-Gitlab-Token": secret},
+            {"X-Hub-Signature-256": github_signature(PUSH, secret)},
+        ):
+            status, _ = await post_hook(bot, PUSH, headers)
+            assert status in (404, 405)
+    assert not sync.fetch_requested
+
+
+@pytest.mark.parametrize("secret", ["", "  "])
+async def test_the_webhook_handler_refuses_an_empty_secret(tmp_path: Path, secret: str) -> None:
+    sync = GitSync(Remote(tmp_path / "git", SMALL_VAULT).url, tmp_path / "vault")
+    with pytest.raises(ValueError, match="non-empty secret"):
+        git_webhook(secret, sync)

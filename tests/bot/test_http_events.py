@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import time
 from urllib.parse import urlencode
 
@@ -43,14 +44,26 @@ async def nothing_posted(bot) -> None:
     assert bot.slack.calls_to("chat.postMessage") == []
 
 
-async def test_mention_is_answered_in_its_thread_with_the_entity_card_first(bot):
+async def test_mention_is_answered_in_its_thread_with_the_answer_first(bot):
     sent = await bot.sender.event(mention_event("Minder を開発したのはどこ?", ts="1700000100.000100"))
     assert sent.status == 200 and sent.seconds < 3
     (call,) = await posted(bot)
     assert call.args["channel"] == CHANNEL_ID and call.args["thread_ts"] == "1700000100.000100"
-    assert call.args["blocks"][0]["text"]["text"] == "Minder"
-    assert "ByteDance" in message_text(call.args["blocks"])
+    first = call.args["blocks"][0]
+    assert first["type"] == "rich_text"
+    assert first["elements"][0]["elements"][0]["text"] == "ByteDance"
     assert call.token == BOT_TOKEN
+
+
+async def test_a_mention_asking_for_a_number_opens_with_the_sentence_that_states_it(bot):
+    await bot.sender.event(mention_event("XPUTimer は何 GPU の本番クラスタで動いた?", ts="1700000110.000100"))
+    (call,) = await posted(bot)
+    first = call.args["blocks"][0]
+    assert first["type"] == "rich_text"
+    runs = first["elements"][0]["elements"]
+    assert {"type": "text", "text": "6,000 GPU", "style": {"bold": True}} in runs
+    links = [run for run in runs if run["type"] == "link"]
+    assert links and links[0]["url"].startswith("https://wiki.example.com/") and "*" not in json.dumps(runs)
 
 
 async def test_mention_inside_a_thread_answers_in_that_thread(bot):
@@ -107,6 +120,53 @@ async def test_never_answers_itself_other_bots_or_edits(bot, event):
     sent = await bot.sender.event(event)
     assert sent.status == 200
     await nothing_posted(bot)
+
+
+def claimed(bot) -> list[str]:
+    """The event ids the state store holds claims for."""
+    with sqlite3.connect(bot.settings.state_db) as db:
+        return sorted(row[0] for row in db.execute("SELECT event_id FROM seen_events"))
+
+
+@pytest.mark.parametrize(
+    ("event", "overrides"),
+    [
+        (direct_message("edited", subtype="message_changed"), {}),
+        (direct_message("", subtype="message_deleted"), {}),
+        (direct_message("I am another bot", bot_id="B0OTHER", subtype="bot_message"), {}),
+        (direct_message("joined", subtype="channel_join"), {}),
+        (mention_event("in a DM", channel=DM_CHANNEL_ID), {}),
+        (direct_message("chatter", channel_type="channel", channel=CHANNEL_ID), {}),
+        ({"type": "app_home_opened", "user": USER_ID, "channel": "D0HOME", "tab": "messages"}, {}),
+        ({"type": "app_home_opened", "user": USER_ID, "channel": "D0HOME", "tab": "about"}, {}),
+        (
+            {"type": "link_shared", "channel": CHANNEL_ID, "message_ts": "1.2", "links": [{"url": "x"}]},
+            {"wiki_base_url": None},
+        ),
+    ],
+    ids=[
+        "dm-edit",
+        "dm-deletion",
+        "dm-bot",
+        "dm-join",
+        "mention-in-dm",
+        "channel-chatter",
+        "messages-tab",
+        "about-tab",
+        "link-without-base-url",
+    ],
+)
+async def test_an_event_the_bot_ignores_is_not_claimed(tmp_path, fake_slack, linked_wiki, event, overrides):
+    """The listener's own filter runs before the claim: an ignored event costs no write to the
+    state store (and an outage of the store nothing to apologise for)."""
+    settings = {"wiki_base_url": "https://wiki.example.com/", **overrides}
+    async with running_bot(tmp_path, fake_slack, linked_wiki, **settings) as bot:
+        sent = await bot.sender.event(event, event_id="Ev0IGNORED")
+        assert sent.status == 200
+        await bot.sender.event(direct_message("Minder とは"), event_id="Ev0ANSWERED")
+        await posted(bot)
+        assert claimed(bot) == ["Ev0ANSWERED"]
+    assert fake_slack.calls_to("chat.postEphemeral") == [] and fake_slack.calls_to("views.publish") == []
 
 
 async def test_mentions_only_in_allowed_channels(tmp_path, fake_slack, linked_wiki):

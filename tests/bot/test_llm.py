@@ -125,7 +125,7 @@ async def test_no_key_sends_no_authorization(tmp_path) -> None:
     [("Minder を開発したのはどこ?", "Japanese"), ("Who developed Minder?", "English")],
 )
 async def test_the_answer_is_asked_for_in_the_question_language(tmp_path, model, question, language) -> None:
-    await streamed(settings_for(tmp_path, model), question)
+    await streamed(settings_for(tmp_path, model, ui_language="auto"), question)
     assert f"Write the answer in {language}" in model.requests[0].system
 
 

@@ -17,6 +17,8 @@ def test_http_manifest_points_every_request_url_at_slack_events(tmp_path):
         "message.im",
         "app_home_opened",
         "link_shared",
+        "message.channels",
+        "message.groups",
     }
     scopes = set(manifest["oauth_config"]["scopes"]["bot"])
     assert {
@@ -29,6 +31,18 @@ def test_http_manifest_points_every_request_url_at_slack_events(tmp_path):
     } <= scopes
     assert manifest["features"]["app_home"]["home_tab_enabled"] is True
     assert "unfurl_domains" not in manifest["features"]
+    assert "assistant_view" not in manifest["features"] and "assistant:write" not in scopes
+
+
+@pytest.mark.parametrize("url", ["https://bot.example.com", None])
+def test_assistant_pane_adds_its_feature_events_and_scope(tmp_path, url):
+    manifest = build_manifest(make_settings(tmp_path, assistant_enabled=True), url)
+    description = manifest["features"]["assistant_view"]["assistant_description"]
+    assert 0 < len(description) <= 200
+    events = manifest["settings"]["event_subscriptions"]["bot_events"]
+    assert {"assistant_thread_started", "assistant_thread_context_changed", "message.im"} <= set(events)
+    assert len(events) == len(set(events))
+    assert {"assistant:write", "chat:write", "im:history"} <= set(manifest["oauth_config"]["scopes"]["bot"])
 
 
 def test_socket_manifest_has_no_request_urls(tmp_path):

@@ -60,7 +60,7 @@ async def test_a_mention_is_answered_at_once_then_rewritten_in_place(
         final = await final_update(fake_slack)
         await asyncio.sleep(QUIET_S)
     (post,) = fake_slack.calls_to("chat.postMessage")
-    assert post.args["blocks"][0]["text"]["text"] == "Minder"  # the extractive answer came first
+    assert post.args["blocks"][0]["type"] == "rich_text"  # the extractive answer came first
     updates = fake_slack.calls_to("chat.update")
     assert updates[-1] is final and all(post.at < update.at for update in updates)
     assert {(u.args["channel"], u.args["ts"]) for u in updates} == {(post.args["channel"], final.args["ts"])}
@@ -73,7 +73,7 @@ async def test_a_mention_is_answered_at_once_then_rewritten_in_place(
     assert [b["text"]["text"][:3] for b in sources] == ["[1]", "[4]"]
     assert [b["accessory"]["text"]["text"] for b in sources] == ["Card", "Card"]
     (request,) = model.requests
-    assert request.stream and "Write the answer in Japanese" in request.system
+    assert request.stream and "Write the answer in English" in request.system  # UI_LANGUAGE=en
     assert f"Question: {QUESTION}" in request.user
 
 
@@ -88,7 +88,7 @@ async def test_drafts_stream_into_the_same_message_above_the_extractive_answer(
         draft_text = message_text(draft.args["blocks"])
         assert "Minder は ByteDance が開発した" in draft_text and "二つ目の主張" not in draft_text
         assert f"`{MODEL}` is writing an answer" in draft_text
-        assert any(b.get("text", {}).get("text") == "Minder" for b in draft.args["blocks"])  # card below
+        assert any(b["type"] == "rich_text" for b in draft.args["blocks"])  # the extractive answer below
         assert_valid_blocks(draft.args["blocks"])
         model.release()
         await fake_slack.wait_for_calls("chat.update", 2)
@@ -152,6 +152,28 @@ async def test_a_stream_cut_after_a_draft_puts_the_extractive_answer_back(
     assert "is writing an answer" in message_text(draft.args["blocks"])
     assert restored.args["blocks"] == post.args["blocks"] and restored.args["text"] == post.args["text"]
     assert "APIConnectionError" in caplog.text
+
+
+async def test_a_final_update_refused_after_a_draft_puts_the_extractive_answer_back(
+    tmp_path, fake_slack, linked_wiki, model, caplog
+):
+    first = "Minder は ByteDance が開発した [1]。"
+    model.reply(first + "二つ目の主張 [4]。", hold_at=len(first) + 1)
+    with caplog.at_level(logging.WARNING):
+        async with running_bot(tmp_path, fake_slack, linked_wiki, **llm_settings(model)) as bot:
+            await bot.sender.event(mention_event(QUESTION))
+            (draft,) = await fake_slack.wait_for_calls("chat.update")
+            fake_slack.fail("chat.update", status=400)  # the final update, after the draft went through
+            model.release()
+            await fake_slack.wait_for_calls("chat.update", 2)
+            await asyncio.sleep(QUIET_S)
+    (post,) = fake_slack.calls_to("chat.postMessage")
+    refused = fake_slack.calls_to("chat.update", answered=False)[1]
+    assert refused.status == 400 and "written by" in message_text(refused.args["blocks"])
+    _, restored = fake_slack.calls_to("chat.update")
+    assert restored.args["blocks"] == post.args["blocks"] and restored.args["text"] == post.args["text"]
+    assert "is writing an answer" not in message_text(fake_slack.message(draft.args["ts"])["blocks"])
+    assert "could not update answer" in caplog.text
 
 
 async def test_429_is_waited_out_within_the_timeout(tmp_path, fake_slack, linked_wiki, model):
@@ -235,6 +257,7 @@ def cli_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: Fake
     monkeypatch.setenv("LLM_BASE_URL", model.base_url)
     monkeypatch.setenv("LLM_MODEL", MODEL)
     monkeypatch.setenv("LLM_TIMEOUT", "2")
+    monkeypatch.setenv("UI_LANGUAGE", "en")
 
 
 async def ask_json(capsys: pytest.CaptureFixture[str], *words: str) -> dict:
@@ -257,9 +280,7 @@ async def test_ask_json_prints_the_final_message(cli_environment, model, capsys)
 async def test_ask_json_prints_the_extractive_answer_when_the_model_fails(cli_environment, model, capsys):
     model.slow()
     message = await ask_json(capsys, QUESTION)
-    assert message["blocks"][0]["text"]["text"] == "Minder" and "written by" not in message_text(
-        message["blocks"]
-    )
+    assert message["blocks"][0]["type"] == "rich_text" and "written by" not in message_text(message["blocks"])
 
 
 async def test_ask_json_of_a_command_never_asks_the_model(cli_environment, model, capsys):

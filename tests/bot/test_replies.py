@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from bot.blocks.buttons import CHOOSE_CANDIDATE, SHARE
-from bot.replies import MAX_QUERY_CHARS, Reply, card_reply, reply_for_text, shared_reply
+from bot.blocks.visible import first_screen
+from bot.replies import MAX_QUERY_CHARS, Reply, card_reply, question_reply, reply_for_text, shared_reply
 from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks, message_text
 from tests.conftest import make_settings
@@ -104,12 +105,33 @@ def test_command_names_come_from_settings(wiki, tmp_path):
     assert "`/kb QUERY`" in message_text(answer("/kb help", wiki, tmp_path, wiki_command="/kb").blocks)
 
 
-def test_question_about_one_entity_puts_its_card_first_then_passages(wiki, tmp_path):
+def test_a_question_gets_the_answer_first_then_its_subject_as_one_line(wiki, tmp_path):
     reply = answer("Minder を開発したのはどこ?", wiki, tmp_path)
-    text = message_text(reply.blocks)
-    assert reply.blocks[0]["text"]["text"] == "Minder"
-    assert "ByteDance" in text and "Passages for" in text
+    assert reply.blocks[0]["type"] == "rich_text"
+    first = reply.blocks[0]["elements"][0]["elements"]
+    assert first[0] == {"type": "text", "text": "ByteDance", "style": {"bold": True}}
+    assert not any(block["type"] == "header" for block in reply.blocks)
+    subject = reply.blocks[-1]
+    assert subject["type"] == "section" and subject["accessory"]["value"] == "wiki/entities/Minder.md"
+    assert reply.answer is not None and reply.answer.subject == "wiki/entities/Minder.md"
+    assert reply.answer.fact is not None and reply.answer.fact.label == "開発元"
     assert share_values(reply) == []  # answers to questions are public already
+
+
+def test_a_follow_up_is_answered_about_the_thread_subject(wiki, tmp_path):
+    reply = question_reply(
+        "それを本番で運用しているチームは?", wiki, make_settings(tmp_path), subject="wiki/entities/Minder.md"
+    )
+    assert reply.answer is not None and reply.answer.confident
+    assert "high-speed network" in first_screen(reply.blocks)
+
+
+def test_the_answer_carries_the_passages_a_model_would_be_given(wiki, tmp_path):
+    reply = answer("XPUTimer は何 GPU の本番クラスタで動いた?", wiki, tmp_path)
+    passages = reply.answer.passages
+    assert passages and passages[0].path == "wiki/entities/XPUTimer.md"
+    assert all(passage.text and passage.title for passage in passages)
+    assert [passage.path for passage in passages] == [hit.path for hit in reply.answer.pages]
 
 
 def test_question_in_english(wiki, tmp_path):
@@ -156,3 +178,15 @@ def test_a_page_that_is_gone(wiki):
 
 def test_query_limit_is_generous_enough_for_real_questions():
     assert MAX_QUERY_CHARS >= 500
+
+
+def test_the_edge_and_the_domain_share_one_query_limit():
+    from index import question
+
+    assert MAX_QUERY_CHARS is question.MAX_QUERY_CHARS
+
+
+@pytest.mark.parametrize("prefix", ["/wiki ", ""])
+def test_a_question_just_over_the_limit_is_refused_politely(wiki, tmp_path, prefix):
+    reply = answer(prefix + "あ" * (MAX_QUERY_CHARS + 1), wiki, tmp_path)
+    assert f"Sorry, that is {MAX_QUERY_CHARS + 1:,} characters long" in message_text(reply.blocks)

@@ -103,7 +103,7 @@ async def test_mention_is_answered_in_thread_once_even_when_retried(connection, 
     await asyncio.sleep(0.5)
     assert len(fake_slack.calls_to("chat.postMessage")) == 1
     assert call.args["thread_ts"] == "1700000100.000100"
-    assert call.args["blocks"][0]["text"]["text"] == "Minder"
+    assert call.args["blocks"][0]["type"] == "rich_text"  # the answer first
 
 
 async def test_health_check_replaces_a_dead_client(connection, fake_slack):

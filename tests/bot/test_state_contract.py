@@ -7,12 +7,14 @@ processes of one deployment do) and must pass unchanged on both backends.
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from bot.state.digest_runs import LeaseLost
@@ -296,3 +298,115 @@ def test_one_process_claims_a_run(location: Path | str) -> None:
         " for d in range(1, 29)))"
     )
     assert sum(in_processes(location, code)) == 28
+
+
+# -- followed threads ---------------------------------------------------------------------------
+
+HOUR = 3600.0
+MINDER, BYTEDANCE = "wiki/entities/Minder.md", "wiki/entities/ByteDance.md"
+
+
+def test_a_followed_thread_keeps_its_subject_until_a_new_one(open_store) -> None:
+    store = open_store()
+    assert store.followed_thread("C1", "1.0") is None
+    store.follow_thread("C1", "1.0", MINDER, HOUR)
+    store.follow_thread("C1", "1.0", None, HOUR)  # an answer about no page keeps the subject
+    assert store.followed_thread("C1", "1.0").subject == MINDER
+    store.follow_thread("C1", "1.0", BYTEDANCE, HOUR)
+    assert store.followed_thread("C1", "1.0").subject == BYTEDANCE
+    assert store.followed_thread("C2", "1.0") is None and store.followed_thread("C1", "2.0") is None
+
+
+def test_following_ends_after_the_follow_time_of_silence_and_a_message_resets_it(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.follow_thread("C1", "1.0", MINDER, 2 * HOUR)
+    clock.now += 1.5 * HOUR
+    store.touch_thread("C1", "1.0", 2 * HOUR)
+    clock.now += 1.5 * HOUR
+    assert store.followed_thread("C1", "1.0") is not None
+    clock.now += 2 * HOUR
+    assert store.followed_thread("C1", "1.0") is None
+    store.touch_thread("C1", "1.0", 2 * HOUR)  # too late: a message does not revive it
+    assert store.followed_thread("C1", "1.0") is None and store.forget_thread("C1", "1.0") is False
+    store.follow_thread("C1", "1.0", None, HOUR)  # a new answer follows it again, with no old subject
+    assert store.followed_thread("C1", "1.0").subject is None
+
+
+def test_a_stopped_thread_is_stopped_once_and_for_every_store(open_store) -> None:
+    one, two = open_store(), open_store()
+    one.follow_thread("C1", "1.0", MINDER, HOUR)
+    assert two.followed_thread("C1", "1.0").subject == MINDER
+    assert two.forget_thread("C1", "1.0") is True
+    assert one.forget_thread("C1", "1.0") is False
+    assert one.followed_thread("C1", "1.0") is None
+    one.follow_thread("C1", "1.0", None, HOUR)
+    assert two.followed_thread("C1", "1.0").subject is None
+
+
+def test_one_stop_wins_among_threads(open_store) -> None:
+    open_store().follow_thread("C1", "1.0", None, HOUR)
+    stores = [open_store() for _ in range(6)]
+    results: list[bool] = []
+    threads = [
+        threading.Thread(target=lambda s=s: results.append(s.forget_thread("C1", "1.0"))) for s in stores
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [False] * 5 + [True]
+
+
+# -- answer feedback ----------------------------------------------------------------------------
+
+
+class Ticking(Clock):
+    """A clock one second further on at every reading."""
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+def test_one_vote_per_user_and_answer_a_second_click_changes_it(open_store) -> None:
+    store = open_store(Ticking())
+    store.record_vote("C1", "1.1", "U1", "Minder とは", [MINDER], "up")
+    store.record_vote("C1", "1.1", "U1", "Minder とは", [MINDER], "down")
+    store.record_vote("C1", "1.1", "U2", "Minder とは", [MINDER], "up")
+    store.record_vote("C1", "1.2", "U1", "MegaScale とは", [], "up")
+    votes = open_store().votes()
+    assert [(v.question, v.vote) for v in votes] == [
+        ("MegaScale とは", "up"),
+        ("Minder とは", "up"),
+        ("Minder とは", "down"),
+    ]
+    assert votes[2].pages == (MINDER,) and votes[0].at > votes[1].at > votes[2].at
+
+
+def test_unanswered_questions_newest_first_and_since(open_store) -> None:
+    clock = Ticking()
+    store = open_store(clock)
+    store.note_unanswered("old")
+    cut = clock.now + 0.5
+    store.note_unanswered("new")
+    store.note_unanswered("new")
+    assert [q.question for q in store.unanswered()] == ["new", "new", "old"]
+    assert [q.question for q in open_store().unanswered(cut)] == ["new", "new"]
+    assert store.votes(cut) == ()
+
+
+def test_a_vote_is_up_or_down(open_store) -> None:
+    with pytest.raises(ValueError, match="'up' or 'down'"):
+        open_store().record_vote("C", "1", "U", "q", [], "meh")
+
+
+def test_no_user_or_channel_id_is_kept_with_a_vote(open_store, location: Path | str) -> None:
+    open_store().record_vote("C0SECRET", "1.1", "U0ALICE", "q", ["p.md"], "up")
+    if isinstance(location, Path):
+        with sqlite3.connect(location) as db:
+            rows = db.execute("SELECT * FROM answer_votes").fetchall()
+    else:
+        with psycopg.connect(location) as db:
+            rows = db.execute("SELECT * FROM sakuin_answer_votes").fetchall()
+    assert len(rows) == 1 and "C0SECRET" not in repr(rows) and "U0ALICE" not in repr(rows)

@@ -88,3 +88,12 @@ def test_bytedance_card_groups_relations_as_the_page_does(wiki: Wiki) -> None:
     assert products == ["MegaScale", "Minder", "ByteRobust", "Mycroft", "LogPilot"]
     years = [ref.year for ref in card.groups[0].refs]
     assert years == sorted(years, reverse=True)
+
+
+def test_most_linked_entities_first(wiki: Wiki) -> None:
+    """The assistant pane's prompts: the entities most pages link to, most linked first."""
+    linked = wiki.most_linked(3)
+    assert [ref.type for ref in linked] == ["entity"] * 3 and linked[0].name == "ByteDance"
+    counts = [len(wiki.backlinks(ref.path)) for ref in linked]
+    assert counts == sorted(counts, reverse=True)
+    assert {ref.type for ref in wiki.most_linked(5, frozenset({"concept"}))} == {"concept"}

@@ -110,6 +110,22 @@ def test_a_path_token_names_its_page(published: Wiki) -> None:
     assert published.page_for_token(path_token(E + "Nobody.md")) is None
 
 
+def test_a_path_token_finds_its_page_in_every_state(tmp_path: Path) -> None:
+    """Tokens are kept with the pages (no page is hashed when a button is clicked): a page added by
+    an update is found by its token, a removed one no longer."""
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    assert wiki.page_for_token(path_token(E + "Minder.md")) == E + "Minder.md"
+    assert wiki.page_for_token(path_token(E + "Kite Labs.md")) is None
+
+    write_vault(vault, {E + "Kite Labs.md": entity("Kite Labs")})
+    (vault / E / "Minder.md").unlink()
+    wiki.update()
+    assert wiki.page_for_token(path_token(E + "Kite Labs.md")) == E + "Kite Labs.md"
+    assert wiki.page_for_token(path_token(E + "Minder.md")) is None
+
+
 def test_the_survey_counts_pages_the_index_could_not_read(tmp_path: Path) -> None:
     vault = write_vault(tmp_path / "vault", {E + "A.md": "# A\n", E + "Empty.md": "", "wiki/log.md": ""})
     wiki = Wiki.open(vault, tmp_path / "index")

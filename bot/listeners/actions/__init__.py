@@ -1,12 +1,16 @@
-"""Buttons and selects: open a page's card in place (related pages, hits, candidates), share."""
+"""Buttons and selects: open a page's card in place (related pages, hits, candidates), share,
+vote on an answer, stop following a thread."""
 
 from __future__ import annotations
 
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.blocks.buttons import CHOOSE_CANDIDATE_ACTION, OPEN_PAGE_ACTION, OPEN_PAGE_SELECT, SHARE
+from bot.blocks.feedback import FEEDBACK, STOP_FOLLOWING
+from bot.listeners.actions.feedback import handle_feedback
 from bot.listeners.actions.open_page import handle_open_page
 from bot.listeners.actions.share import handle_share
+from bot.listeners.actions.stop_following import handle_stop_following
 
 
 def register(app: AsyncApp) -> None:
@@ -14,3 +18,5 @@ def register(app: AsyncApp) -> None:
     app.action(OPEN_PAGE_SELECT)(handle_open_page)
     app.action(CHOOSE_CANDIDATE_ACTION)(handle_open_page)
     app.action(SHARE)(handle_share)
+    app.action(FEEDBACK)(handle_feedback)
+    app.action(STOP_FOLLOWING)(handle_stop_following)

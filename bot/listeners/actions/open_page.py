@@ -2,27 +2,39 @@
 
 In a private answer the card replaces the message in place. Clicked in a public message (a
 thread answer, an unfurl), the card is shown to the clicking user only, so nobody else's view
-changes under them.
+changes under them. The card is in the clicking user's language.
 """
 
 from __future__ import annotations
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
 from bot.blocks.buttons import HASHED_PREFIX
-from bot.delivery import BUSY, respond_privately
+from bot.delivery import busy_reply, respond_privately
+from bot.i18n import use_language
 from bot.replies import Reply, card_reply
+from bot.user_locale import UserLanguages
 from index.wiki import IndexNotReady, Wiki
 
 
 async def handle_open_page(
-    ack: AsyncAck, action: dict, body: dict, respond: AsyncRespond, wiki: Wiki, answers: AnswerQueue
+    ack: AsyncAck,
+    action: dict,
+    body: dict,
+    respond: AsyncRespond,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    languages: UserLanguages,
+    answers: AnswerQueue,
 ) -> None:
     await ack()
     value = action.get("value") or (action.get("selected_option") or {}).get("value") or ""
-    reply = await answers.run(card_for_value, value, wiki, on_busy=lambda: respond_privately(respond, BUSY))
+    with use_language(await languages.language(client, (body.get("user") or {}).get("id"))):
+        busy = lambda: respond_privately(respond, busy_reply())  # noqa: E731
+        reply = await answers.run(card_for_value, value, wiki, on_busy=busy)
     in_place = bool((body.get("container") or {}).get("is_ephemeral"))
     await respond_privately(respond, reply, replace=in_place)
 

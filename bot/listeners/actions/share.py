@@ -1,4 +1,5 @@
-"""Share to channel: post a private answer for everyone, then remove the private copy."""
+"""Share to channel: post a private answer for everyone (in the sharer's language), then remove the
+private copy."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ import re
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
 from bot.blocks.elements import context
-from bot.delivery import BUSY, delete_original, respond_privately, respond_publicly
+from bot.delivery import busy_reply, delete_original, respond_privately, respond_publicly
+from bot.i18n import _, use_language
 from bot.replies import Reply, shared_reply
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -22,15 +26,18 @@ async def handle_share(
     action: dict,
     body: dict,
     respond: AsyncRespond,
+    client: AsyncWebClient,
     wiki: Wiki,
     settings: Settings,
+    languages: UserLanguages,
     answers: AnswerQueue,
 ) -> None:
     await ack()
-    value = action.get("value") or ""
-    busy = lambda: respond_privately(respond, BUSY)  # noqa: E731
-    reply = await answers.run(shared_reply, value, wiki, settings, on_busy=busy)
-    await respond_publicly(respond, with_sharer(reply, (body.get("user") or {}).get("id")))
+    user_id = (body.get("user") or {}).get("id")
+    with use_language(await languages.language(client, user_id)):
+        busy = lambda: respond_privately(respond, busy_reply())  # noqa: E731
+        reply = await answers.run(shared_reply, action.get("value") or "", wiki, settings, on_busy=busy)
+        await respond_publicly(respond, with_sharer(reply, user_id))
     if (body.get("container") or {}).get("is_ephemeral"):
         await delete_original(respond)
 
@@ -39,4 +46,4 @@ def with_sharer(reply: Reply, user_id: str | None) -> Reply:
     """Say who shared the answer (the one deliberate mention we build, from Slack's own user id)."""
     if not user_id or not USER_ID.match(user_id):
         return reply
-    return Reply(reply.text, (*reply.blocks, context(f"Shared by <@{user_id}>")))
+    return Reply(reply.text, (*reply.blocks, context(_("Shared by {user}").format(user=f"<@{user_id}>"))))

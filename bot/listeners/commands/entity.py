@@ -1,15 +1,18 @@
 """``/entity NAME``: acknowledged at once (saying so when the bot is busy), answered privately
-through ``response_url``."""
+through ``response_url`` in the user's language."""
 
 from __future__ import annotations
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
 from bot.delivery import acknowledge_command, respond_privately
+from bot.i18n import use_language
 from bot.mrkdwn import unescape
 from bot.replies import reply_for_text
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -18,11 +21,14 @@ async def handle_entity_command(
     ack: AsyncAck,
     command: dict,
     respond: AsyncRespond,
+    client: AsyncWebClient,
     wiki: Wiki,
     settings: Settings,
+    languages: UserLanguages,
     answers: AnswerQueue,
 ) -> None:
-    await acknowledge_command(ack, answers)
+    await acknowledge_command(ack, answers, languages.cached(command.get("user_id")))
     text = f"{settings.entity_command} {unescape(command.get('text') or '')}"
-    reply = await answers.run(reply_for_text, text, wiki, settings)
-    await respond_privately(respond, reply)
+    with use_language(await languages.language(client, command.get("user_id"))):
+        reply = await answers.run(reply_for_text, text, wiki, settings)
+        await respond_privately(respond, reply)

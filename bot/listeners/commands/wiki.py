@@ -1,16 +1,19 @@
 """``/wiki QUERY``, ``/wiki help`` and ``/wiki digest [YYYY-MM-DD]``: acknowledged at once (saying so
 when the bot is busy), answered privately through ``response_url`` (a digest preview in several
-messages)."""
+messages) in the user's language."""
 
 from __future__ import annotations
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
+from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
 from bot.delivery import acknowledge_command, respond_privately
+from bot.i18n import use_language
 from bot.mrkdwn import unescape
 from bot.replies import replies_for_text
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -19,11 +22,15 @@ async def handle_wiki_command(
     ack: AsyncAck,
     command: dict,
     respond: AsyncRespond,
+    client: AsyncWebClient,
     wiki: Wiki,
     settings: Settings,
+    languages: UserLanguages,
     answers: AnswerQueue,
 ) -> None:
-    await acknowledge_command(ack, answers)
+    await acknowledge_command(ack, answers, languages.cached(command.get("user_id")))
     text = f"{settings.wiki_command} {unescape(command.get('text') or '').strip()}"
-    for reply in await answers.run(replies_for_text, text, wiki, settings):
+    with use_language(await languages.language(client, command.get("user_id"))):
+        replies = await answers.run(replies_for_text, text, wiki, settings)
+    for reply in replies:
         await respond_privately(respond, reply)

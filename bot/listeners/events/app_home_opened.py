@@ -1,11 +1,24 @@
-"""The Home tab: published each time a user opens it, with the recent sources and the usage."""
+"""The Home tab, and the Messages tab when the assistant pane is on, in the user's language.
+
+The Home tab is published each time a user opens it: the recent sources, the usage, and last
+week's feedback (the share of 👍 and the questions the wiki could not answer). With
+``ASSISTANT_ENABLED``, opening the Messages tab (Slack's agent messaging experience) shows the
+suggested prompts there.
+"""
 
 from __future__ import annotations
+
+import time
 
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
+from bot.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.blocks.home import home_view
+from bot.feedback import summarize, summary_since
+from bot.i18n import _, use_language
+from bot.state.store import AsyncStateStore
+from bot.user_locale import UserLanguages
 from config.settings import Settings
 from index.model import DigestItem, IndexState
 from index.wiki import IndexNotReady, Wiki
@@ -13,13 +26,34 @@ from index.wiki import IndexNotReady, Wiki
 RECENT_SOURCES = 10
 
 
+async def shows_tab(event: dict, settings: Settings) -> bool:
+    """The Home tab, or the Messages tab with the assistant pane on; no other tab is answered."""
+    if event.get("tab") == "messages":
+        return settings.assistant_enabled and bool(event.get("channel"))
+    return event.get("tab") == "home"
+
+
 async def handle_app_home_opened(
-    event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, answers: AnswerQueue
+    event: dict,
+    client: AsyncWebClient,
+    wiki: Wiki,
+    settings: Settings,
+    state: AsyncStateStore,
+    languages: UserLanguages,
+    answers: AnswerQueue,
 ) -> None:
-    if event.get("tab") != "home":
+    if event.get("tab") == "messages":
+        with use_language(await languages.language(client, event.get("user"))):
+            prompts = await answers.run(suggested_prompts, wiki, settings)
+            await client.assistant_threads_setSuggestedPrompts(
+                channel_id=event["channel"], title=_(PROMPTS_TITLE), prompts=prompts
+            )
         return
-    recent, state = await answers.run(home_contents, wiki)
-    view = home_view(recent, state, settings.entity_command, settings.wiki_command)
+    recent, index = await answers.run(home_contents, wiki)
+    since = summary_since(time.time())
+    feedback = summarize(await state.votes(since), await state.unanswered(since))
+    with use_language(await languages.language(client, event.get("user"))):
+        view = home_view(recent, index, settings.entity_command, settings.wiki_command, feedback)
     await client.views_publish(user_id=event["user"], view=view)
 
 

@@ -1,4 +1,8 @@
-"""``@sakuin question``: the answer goes to the thread (or the channel, with ``REPLY_IN_THREAD=false``)."""
+"""``@sakuin question``: the answer goes to the thread (or the channel, with ``REPLY_IN_THREAD=false``).
+
+An answer in a thread starts following it: later messages there are answered without a mention
+(`bot.listeners.events.message_thread`).
+"""
 
 from __future__ import annotations
 
@@ -7,39 +11,40 @@ import logging
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
 from bot.blocks.notices import refused_blocks
-from bot.delivery import BUSY, tell_user
+from bot.conversation import Conversations, Place
+from bot.i18n import _, language_for_question, use_language
 from bot.mrkdwn import strip_mention, unescape
-from bot.questions import answer_question
 from config.settings import Settings
-from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
+
+
+async def answers_mention(event: dict) -> bool:
+    """Not a mention inside a DM: that one also arrives as message.im, which answers it."""
+    return not str(event.get("channel") or "").startswith("D")
 
 
 async def handle_app_mention(
     event: dict,
     context: AsyncBoltContext,
     client: AsyncWebClient,
-    wiki: Wiki,
     settings: Settings,
-    answers: AnswerQueue,
+    conversations: Conversations,
 ) -> None:
     channel = event["channel"]
-    if channel.startswith("D"):
-        return  # a mention inside a DM also arrives as message.im, which answers it
+    text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
     if settings.allowed_channels and channel not in settings.allowed_channels:
         log.info("mention in %s ignored: not in ALLOWED_CHANNELS", channel)
-        await client.chat_postEphemeral(
-            channel=channel,
-            user=event["user"],
-            text="Sorry, I do not answer in this channel.",
-            blocks=refused_blocks(),
-            thread_ts=event.get("thread_ts"),
-        )
+        with use_language(language_for_question(text, settings.ui_language)):
+            await client.chat_postEphemeral(
+                channel=channel,
+                user=event["user"],
+                text=_("Sorry, I do not answer in this channel."),
+                blocks=refused_blocks(),
+                thread_ts=event.get("thread_ts"),
+            )
         return
-    text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
-    busy = lambda: tell_user(client, channel, event.get("user"), BUSY, thread_ts=thread_ts)  # noqa: E731
-    await answer_question(client, channel, text, wiki, settings, answers, thread_ts=thread_ts, on_busy=busy)
+    place = Place(channel, thread_ts, follows=thread_ts is not None, user=event.get("user"))
+    await conversations.answer(client, place, text)

@@ -1,4 +1,7 @@
-"""Links to wiki pages posted in Slack unfurl into a short card (only when ``WIKI_BASE_URL`` is set)."""
+"""Links to wiki pages posted in Slack unfurl into a short card (only when ``WIKI_BASE_URL`` is set).
+
+Everyone in the channel sees the unfurl: it is in the channel's language (`default_language`).
+"""
 
 from __future__ import annotations
 
@@ -6,17 +9,22 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
 from bot.blocks.card import unfurl_blocks
+from bot.i18n import default_language, use_language
 from config.settings import Settings
 from index.wiki import IndexNotReady, Wiki
+
+
+async def unfurls_links(settings: Settings) -> bool:
+    """Only with ``WIKI_BASE_URL`` are there links to wiki pages to unfurl."""
+    return bool(settings.wiki_base_url)
 
 
 async def handle_link_shared(
     event: dict, client: AsyncWebClient, wiki: Wiki, settings: Settings, answers: AnswerQueue
 ) -> None:
-    if not settings.wiki_base_url:
-        return
     urls = [link["url"] for link in event.get("links") or [] if link.get("url")]
-    unfurls = await answers.run(unfurls_for, urls, wiki)
+    with use_language(default_language(settings.ui_language)):
+        unfurls = await answers.run(unfurls_for, urls, wiki)
     if not unfurls:
         return
     if event.get("channel") and event.get("message_ts"):

@@ -1,0 +1,379 @@
+"""What a question asks for, in Japanese and in English: the vocabulary of asking.
+
+- its **shape**: a number (どれだけ, 何倍, 何 GPU, how many), a name (誰, どこ, who, which team), a
+  definition (とは, what is), a difference (違い, difference), or open; the words that ask are not
+  keywords (no sentence is expected to contain 何 or ``how``);
+- what it names of the answer: the unit counted (何 GPU → ``gpu``), words an answer contains
+  (which team → チーム, team), the kind of page that answers (which paper → a source);
+- the **relation** it asks for, in the wiki's own labels (開発元, 共同研究先, 所属, ソース …);
+- the verbs Japanese prose says differently (``runs`` → 運用), and English stop words.
+
+Matched on the folded question (NFKC + casefold). A new way of asking is a change to this file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "for",
+        "from",
+        "has",
+        "have",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "of",
+        "on",
+        "or",
+        "our",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "about",
+        "into",
+        "any",
+        "all",
+        "also",
+        "not",
+        "no",
+        "yes",
+        "please",
+        "tell",
+        "show",
+        "find",
+        "many",
+        "much",
+    ]
+)
+
+
+class Shape(StrEnum):
+    NUMBER = "number"
+    NAME = "name"
+    DEFINITION = "definition"
+    DIFFERENCE = "difference"
+    OPEN = "open"
+
+
+# The words that ask (何, どこ, how many, which …) are matched on the folded question and are not
+# keywords: no sentence is expected to contain them.
+_DIFFERENCE = re.compile(r"違い|違う|異なる|差異|比較|比べ|\bdiffer\w*|\bcompar\w*|\bvs\b\.?|\bversus\b")
+_NUMBER = re.compile(
+    r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
+    r"|何\s*(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|[一-鿿](?<![故処者物]))"
+    r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*))?"
+    r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
+    r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|\bwhen\b"
+)
+_NAME = re.compile(
+    r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
+    r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
+    r"|\bwho(?:m|se)?\b|\bwhere\b|\b(?:which|what)\s+(?P<noun_en>[a-z]+)"
+)
+_DEFINITION = re.compile(
+    r"とは|って(?:何|なに)|の定義|の意味|\bwhat\s+(?:is|are)\b|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
+)
+_ASKING = re.compile(r"何|なに|\bwhat\b|\bwhich\b|\bhow\b")
+ANSWER_CUES: dict[str, tuple[str, ...]] = {
+    "team": ("チーム", "team", "グループ", "group"),
+    "group": ("グループ", "group", "チーム", "team", "研究室", "lab"),
+    "lab": ("研究室", "lab", "グループ", "group"),
+    "university": ("大学", "university"),
+    "company": ("企業", "会社", "company"),
+    "organization": (),
+}
+"""What an answer naming a team, a lab … contains in either language. The nouns of the question
+(``which team``, どのチーム) map here through `_CUE_NOUNS`."""
+PAGE_NOUNS = {
+    "paper": "source",
+    "論文": "source",
+    "article": "source",
+    "study": "source",
+    "system": "entity",
+    "システム": "entity",
+    "tool": "entity",
+    "ツール": "entity",
+    "product": "entity",
+    "製品": "entity",
+    "framework": "entity",
+    "フレームワーク": "entity",
+    "library": "entity",
+    "ライブラリ": "entity",
+    "person": "entity",
+    "researcher": "entity",
+    "人物": "entity",
+    "研究者": "entity",
+    "organization": "entity",
+    "organisation": "entity",
+    "concept": "concept",
+    "概念": "concept",
+}
+"""The kind of page a ``which X`` question is answered by (which paper → a source page)."""
+_CUE_NOUNS = {
+    "team": "team",
+    "teams": "team",
+    "チーム": "team",
+    "group": "group",
+    "groups": "group",
+    "グループ": "group",
+    "lab": "lab",
+    "labs": "lab",
+    "laboratory": "lab",
+    "研究室": "lab",
+    "university": "university",
+    "universities": "university",
+    "大学": "university",
+    "company": "company",
+    "companies": "company",
+    "企業": "company",
+    "会社": "company",
+    "組織": "organization",
+    "機関": "organization",
+}
+
+
+ALIASES = "別名"
+"""Not a ``## 関連`` label: the names a page is also known by (its frontmatter ``aliases``)."""
+
+
+FEWER = ("削減", "短縮", "低減", "減")
+MORE = ("向上", "増加", "改善", "高速")
+"""How Japanese prose says that something changed: the verb of a question for a number
+(どれだけ短縮された?), which prose says in many ways or with the figures alone (1.34 倍だった)."""
+GLOSSES = (
+    (("operat", "run", "ran", "deploy"), ("運用", "稼働", "導入")),
+    (("develop", "buil", "creat"), ("開発", "構築", "作成")),
+    (("reduc", "shorten", "decreas", "cut", "lower", "sav"), FEWER),
+    (("improv", "increas", "rais", "boost", "accelerat", "speed"), MORE),
+    (("detect",), ("検知", "検出")),
+    (("diagnos",), ("診断",)),
+    (("trac",), ("トレース", "トレーシング", "追跡")),
+    (("monitor", "observ", "watch"), ("監視", "モニタリング", "観測")),
+    (("measur",), ("計測", "測定")),
+    (("record", "logs", "logg"), ("記録",)),
+    (("collect", "gather"), ("収集",)),
+    (("predict", "forecast"), ("予測",)),
+    (("analy",), ("分析", "解析")),
+    (("recover", "restor"), ("復旧", "回復")),
+    (("isolat",), ("隔離",)),
+    (("locali", "pinpoint"), ("特定", "局所化")),
+    (("schedul",), ("スケジューリング",)),
+    (("propos",), ("提案",)),
+    (("evaluat",), ("評価",)),
+    (("production",), ("本番",)),
+    (("author", "wrote", "writ"), ("著者",)),
+    (("correspond",), ("責任著者",)),
+    (("paper",), ("論文",)),
+)
+"""The verbs a question about systems asks with, as Japanese prose writes them: an English question
+over Japanese passages finds ``運用`` for ``runs`` and ``短縮`` for ``shorten``. Names and concepts
+translate through the wiki's own aliases (`_expansions`); this covers the words around them."""
+
+
+def gloss(word: str) -> tuple[str, ...]:
+    """Japanese renderings of an English word (by its stem: ``operates``, ``operated`` → 運用 …)."""
+    for stems, renderings in GLOSSES:
+        if any(word.startswith(stem) for stem in stems):
+            return renderings
+    return ()
+
+
+def says_a_change(word: str) -> bool:
+    """The Japanese word is one of the verbs of change (`FEWER`, `MORE`)."""
+    return word in FEWER or word in MORE
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation a question can ask for: its labels in the wiki, and how a question says it.
+
+    ``noun`` alone asks for it (X の開発元は?, developer of X); ``verb`` only in a question that
+    asks for a name (who developed X?, X はどこが開発した?). ``fallback`` labels answer when the
+    page has none of ``labels`` (a product's 関連組織 is, in this wiki, where it comes from).
+    ``inverse``: the labels under which the pages that answer link back to the page asked about,
+    when it has no line of its own (a person's projects list the person under 関連人物).
+    """
+
+    labels: tuple[str, ...]
+    noun: re.Pattern[str]
+    verb: re.Pattern[str] | None = None
+    fallback: tuple[str, ...] = ()
+    inverse: tuple[str, ...] = ()
+    kind: str | None = None
+    """The ``entity_type`` of the pages that answer, when the relation implies one (a project is a
+    product, not the organisation that also lists the person)."""
+    answered_by: str | None = "entity"
+    """The type of page that answers (研究は? is answered by papers, 開発元は? by an organisation)."""
+
+    @property
+    def linked_back(self) -> tuple[str, ...]:
+        return self.inverse or self.labels
+
+
+RELATIONS = (
+    Relation(
+        ("開発元",),
+        re.compile(
+            r"開発元|開発者|開発(?:した|して|された)?(?:のは|組織|企業|会社|機関)|\bdevelopers?\b|\b(?:developed|built|created|made)\s+by\b"
+        ),
+        re.compile(r"開発|作っ|作成|構築|\bdevelop\w*|\bbuil[dt]\w*|\bcreat\w*|\bmade\b|\bmakes?\b"),
+        ("関連組織",),
+    ),
+    Relation(
+        ("共同研究先",),
+        re.compile(r"共同研究|共同開発|提携|\bcollaborat\w*|\bpartners?\b|\bpartnered\b"),
+        fallback=("関連組織",),
+    ),
+    Relation(("所属",), re.compile(r"所属|\baffiliat\w*|\bworks?\s+(?:at|for)\b")),
+    Relation(
+        ("ソース",),
+        re.compile(r"論文|文献|研究|\bpapers?\b|\bpublications?\b|\bresearch\b"),
+        answered_by="source",
+    ),
+    Relation(
+        ("関連プロダクト",),
+        re.compile(r"(?:関連)?(?:プロジェクト|プロダクト|製品)|\bprojects?\b|\bproducts?\b"),
+        inverse=("関連プロダクト", "関連人物", "開発元"),
+        kind="product",
+    ),
+    Relation(
+        ("関連人物",),
+        re.compile(r"関連人物|人物|\bpeople\b|\bresearchers\b"),
+        inverse=("関連人物", "関連プロダクト"),
+        kind="person",
+    ),
+    Relation(
+        (ALIASES,),
+        re.compile(
+            r"別名|別称|旧名|略称|通称|\baliases?\b|\bother names?\b|\balso (?:known as|called)\b|\baka\b"
+            r"|\bformerly\b|\brenamed\b"
+        ),
+        answered_by=None,
+    ),
+)
+_NO_GRAPH = re.compile(r"著者|\bauthors?\b|\bwr[io]te\b|\bwritten\b")
+"""Authors are text in ``## 論文情報``, not links: a question about them is answered from sentences."""
+
+
+@dataclass(frozen=True)
+class Shaped:
+    shape: Shape
+    asking: list[tuple[int, int]]
+    unit: str | None = None
+    cues: tuple[str, ...] = ()
+    wants: str | None = None
+
+
+def shape_of(folded: str) -> Shaped:
+    """The question's shape, what it names of the answer (a unit, cue words, a kind of page), and
+    the spans of its asking words."""
+    asking = [match.span() for match in _ASKING.finditer(folded)]
+    difference = _DIFFERENCE.search(folded)
+    if difference:
+        return Shaped(Shape.DIFFERENCE, [*asking, difference.span()])
+    number = _NUMBER.search(folded)
+    if number:
+        for group in ("unit", "unit_en"):
+            if number.group(group):
+                # 何 GPU asks with 何; GPU stays a keyword, and is what the number counts.
+                span = (number.start(), number.start(group))
+                return Shaped(Shape.NUMBER, [*asking, span], unit=singular(number.group(group)))
+        return Shaped(Shape.NUMBER, [*asking, number.span()])
+    name = _NAME.search(folded)
+    if name and name.group("noun_en") not in STOPWORDS:
+        noun = name.group("noun") or name.group("noun_en") or name.group("focus")
+        cue = _CUE_NOUNS.get(noun) if noun else None
+        if noun and not cue and not name.group("focus"):
+            # "which paper …": the noun stays a keyword, and says what kind of page answers.
+            span = (name.start(), name.start("noun") if name.group("noun") else name.start("noun_en"))
+            return Shaped(Shape.NAME, [*asking, span], wants=PAGE_NOUNS.get(singular(noun)))
+        return Shaped(Shape.NAME, [*asking, name.span()], cues=ANSWER_CUES[cue] if cue else ())
+    definition = _DEFINITION.search(folded)
+    if definition:
+        return Shaped(Shape.DEFINITION, [*asking, definition.span()])
+    return Shaped(Shape.OPEN, asking)
+
+
+@lru_cache(maxsize=8192)
+def singular(word: str) -> str:
+    """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay."""
+    if not word.isascii() or len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "is")):
+        return word
+    return word if word.endswith("us") and len(word) > 4 else word[:-1]
+
+
+def relations_asked(folded: str, shape: Shape) -> tuple[tuple[Relation, ...], list[tuple[int, int]]]:
+    """The relation the question asks for: the one it names last in Japanese (…の論文は?), first in
+    English (which papers did …); a verb (開発した, developed) only when it asks for a name. A
+    question for a number, a definition or a difference asks for no relation."""
+    if shape not in (Shape.NAME, Shape.OPEN):
+        return (), []
+    found: list[tuple[tuple[int, int], Relation | None]] = []
+    for relation in RELATIONS:
+        match = relation.noun.search(folded)
+        if match is None and relation.verb is not None and shape is Shape.NAME:
+            match = relation.verb.search(folded)
+        if match is not None:
+            found.append((match.span(), relation))
+    authors = _NO_GRAPH.search(folded)
+    if authors is not None:
+        found.append((authors.span(), None))
+    if not found:
+        return (), []
+    japanese = bool(_JAPANESE.search(folded))
+    # Where matches overlap (共同研究先 and 研究), the one that ends last and is longest wins.
+    order = (
+        (lambda item: (item[0][1], item[0][1] - item[0][0])) if japanese else (lambda item: (-item[0][0], 0))
+    )
+    found.sort(key=order, reverse=True)
+    (span, first) = found[0]
+    return ((first,), [span]) if first is not None else ((), [])
+
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
