@@ -35,7 +35,7 @@ from index.names import Entry, NamedPage, entry_order, mention_order
 if TYPE_CHECKING:
     from index.graph import Graph
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 CATALOG_FILE = "catalog.sqlite3"
 CURRENT_FILE = "CURRENT"
 PAGE_CACHE = 1024
@@ -48,7 +48,7 @@ CREATE TABLE files (
 ) WITHOUT ROWID;
 CREATE TABLE pages (
     path TEXT PRIMARY KEY, type TEXT NOT NULL, knowledge INTEGER NOT NULL, title TEXT NOT NULL,
-    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, record BLOB NOT NULL
+    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, year INTEGER, record BLOB NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE links (
     source TEXT NOT NULL, ord INTEGER NOT NULL, target TEXT NOT NULL, display TEXT,
@@ -67,7 +67,7 @@ CREATE INDEX links_folded ON links (folded);
 CREATE INDEX links_resolved ON links (resolved, source);
 CREATE INDEX links_unresolved ON links (name_key) WHERE resolved IS NULL;
 CREATE INDEX names_key ON names (key);
-CREATE INDEX names_prefix ON names (substr(folded, 1, 2));
+CREATE INDEX names_prefix ON names (substr(folded, 1, 2), folded);
 CREATE INDEX name_words_word ON name_words (word);
 CREATE INDEX name_words_path ON name_words (path);
 """
@@ -231,6 +231,16 @@ class CatalogRows:
         row = self.db().execute("SELECT record FROM pages WHERE path = ?", (path,)).fetchone()
         return pickle.loads(row[0]) if row else None
 
+    def linking_pages(self, path: str) -> list[tuple[str, str, str, int | None]]:
+        """(path, title, type, year) of the knowledge pages linking to ``path``: a card lists them
+        all, and an entity linked from thousands of pages must not unpickle each one."""
+        rows = self.db().execute(
+            "SELECT p.path, p.title, p.type, p.year FROM pages p WHERE p.path IN "
+            "(SELECT source FROM links WHERE resolved = ? AND source != ?)",
+            (path, path),
+        )
+        return rows.fetchall()
+
     def backlinks(self, path: str) -> tuple[str, ...]:
         """The knowledge pages linking to ``path``, by path."""
         rows = self.db().execute(
@@ -285,11 +295,18 @@ class CatalogRows:
             found.append((page, name, kind, exact))
         return sorted(found, key=entry_order)
 
-    def mentions(self, prefix: str) -> list[tuple[str, NamedPage]]:
+    def starts_names(self, prefix: str) -> bool:
+        query = "SELECT 1 FROM names WHERE substr(folded, 1, 2) = ? AND length(folded) >= 2 LIMIT 1"
+        return self.db().execute(query, (prefix,)).fetchone() is not None
+
+    def mentions(self, text: str) -> list[tuple[str, NamedPage]]:
+        # The names that begin ``text``, compared in SQLite: a common first two characters
+        # ("th", "デー") start thousands of names, and only a few of them are in the text.
         rows = self.db().execute(
             "SELECT DISTINCT n.folded, n.path, p.title, p.type, p.tier FROM names n "
-            "JOIN pages p ON p.path = n.path WHERE substr(n.folded, 1, 2) = ? AND length(n.folded) >= 2",
-            (prefix,),
+            "JOIN pages p ON p.path = n.path WHERE substr(n.folded, 1, 2) = substr(?1, 1, 2) "
+            "AND length(n.folded) >= 2 AND substr(?1, 1, length(n.folded)) = n.folded",
+            (text,),
         )
         pages: dict[str, NamedPage] = {}
         found = []

@@ -92,7 +92,7 @@ class CatalogWriter:
 
     def put_page(self, page: Page, *, knowledge: bool, token: str) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 page.path,
                 page.type,
@@ -101,6 +101,7 @@ class CatalogWriter:
                 page.tier,
                 ALIAS_SEPARATOR.join(page.aliases),
                 token,
+                page.year,
                 pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL),
             ),
         )

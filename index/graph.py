@@ -54,6 +54,8 @@ class Graph:
         self.resolver: LinkResolver | StoredResolver = resolver or StoredResolver(rows)
         self.backlinks: Mapping[str, tuple[str, ...]] = LinkView(rows.backlinks, rows)
         self.outlinks: Mapping[str, tuple[str, ...]] = LinkView(rows.outlinks, rows)
+        self.linking_pages = rows.linking_pages
+        """(path, title, type, year) of the pages linking to a path, read without the pages."""
 
 
 class LinkView(Mapping[str, tuple[str, ...]]):
@@ -163,10 +165,12 @@ def build_card(
         for label, refs in groups.items()
         if refs
     ]
-    linking = (pages.get(path) for path in graph.backlinks.get(page.path, ()))
     backlinks = sorted(
-        (page_ref(other, url_for) for other in linking if other is not None),
-        key=lambda ref: (ref.type != ENTITY, ref.type != CONCEPT, ref.name.casefold()),
+        (
+            PageRef(title, path, type_, url_for(path), year)
+            for path, title, type_, year in graph.linking_pages(page.path)
+        ),
+        key=lambda ref: (ref.type != ENTITY, ref.type != CONCEPT, ref.name.casefold(), ref.path or ""),
     )
     return Card(
         path=page.path,

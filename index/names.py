@@ -23,7 +23,7 @@ import threading
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
@@ -31,6 +31,7 @@ from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
 from index.analysis import fold
 from index.format import CONCEPT, ENTITY, NOTE, SOURCE
 
+V = TypeVar("V")
 _LEGAL_WORDS = frozenset(
     {
         "inc",
@@ -167,8 +168,12 @@ class NameSource(Protocol):
         """The names with this loose key, in `_entry_order`."""
         ...
 
-    def mentions(self, prefix: str) -> list[tuple[str, NamedPage]]:
-        """(folded name, page) of the names whose folded form starts with ``prefix``, longest first."""
+    def starts_names(self, prefix: str) -> bool:
+        """Whether some name's folded form starts with these two characters."""
+        ...
+
+    def mentions(self, text: str) -> list[tuple[str, NamedPage]]:
+        """(folded name, page) of the names (two characters or more) ``text`` begins with, longest first."""
         ...
 
     def keys_from(self, key: str, count: int) -> list[str]:
@@ -196,7 +201,10 @@ class _NoNames:
     def entries(self, key: str) -> list[Entry]:
         return []
 
-    def mentions(self, prefix: str) -> list[tuple[str, NamedPage]]:
+    def starts_names(self, prefix: str) -> bool:
+        return False
+
+    def mentions(self, text: str) -> list[tuple[str, NamedPage]]:
         return []
 
     def keys_from(self, key: str, count: int) -> list[str]:
@@ -215,14 +223,14 @@ class _NoNames:
         return []
 
 
-class _Read:
+class _Read(Generic[V]):
     """``source``'s answers by argument, kept (up to `CACHE_SIZE`) for the life of one table."""
 
-    def __init__(self, read: Callable[[str], list]) -> None:
+    def __init__(self, read: Callable[[str], V]) -> None:
         self._read = read
-        self._kept: dict[str, list] = {}
+        self._kept: dict[str, V] = {}
 
-    def get(self, key: str, default: object = ()) -> list:
+    def get(self, key: str) -> V:
         found = self._kept.get(key)
         if found is None:
             found = self._read(key)
@@ -249,7 +257,7 @@ class NameTable:
     ) -> None:
         self._source: NameSource = source or _NoNames()
         self._entries = _Read(self._source.entries)
-        self._mentions = _Read(self._source.mentions)
+        self._starts_names = _Read(self._source.starts_names)
         self._key_list = keys
         self._length_list = by_length
         self._lock = threading.Lock()
@@ -320,7 +328,9 @@ class NameTable:
         spans: list[NameSpan] = []
         for start in range(len(folded) - 1):
             found: NameSpan | None = None
-            for name, page in self._mentions.get(folded[start : start + 2], ()):  # longest first
+            if not self._starts_names.get(folded[start : start + 2]):
+                continue
+            for name, page in self._source.mentions(folded[start:]):  # longest first
                 end = start + len(name)
                 if found is not None and end < found.end:
                     break
@@ -336,7 +346,7 @@ class NameTable:
                 start, end = words[first].start(), words[last].end()
                 if any(s.start < end and start < s.end for s in spans):
                     continue
-                pages = [entry[0] for entry in self._entries.get(normalize_name(folded[start:end]), ())]
+                pages = [entry[0] for entry in self._entries.get(normalize_name(folded[start:end]))]
                 if pages:
                     spans.append(NameSpan(start, end, min(pages, key=_page_rank)))
                     break
@@ -345,13 +355,13 @@ class NameTable:
     def _named(self, key: str, exact: str) -> list[NameHit]:
         """The names equal to the one asked for: exact (a page's own name as written) or loose."""
         hits = []
-        for page, name, kind, written in self._entries.get(key, ()):
+        for page, name, kind, written in self._entries.get(key):
             level = EXACT_SCORE if written == exact and kind in _OWN_NAMES else LOOSE_SCORE
             hits.append(NameHit(page, name, kind, level - _KIND_RANK[kind]))
         return hits
 
     def _hits(self, key: str, score: float) -> list[NameHit]:
-        return [NameHit(page, name, kind, score) for page, name, kind, _ in self._entries.get(key, ())]
+        return [NameHit(page, name, kind, score) for page, name, kind, _ in self._entries.get(key)]
 
     def _typos(self, key: str) -> list[NameHit]:
         """Names within the typo budget (a transposition counts as one edit).

@@ -17,6 +17,7 @@ from pathlib import Path
 
 BUSY_TIMEOUT_S = 30.0
 """How long a call waits for another process's write lock before it fails."""
+SET_UP_RETRY_S = 0.05
 
 
 class SqliteFile:
@@ -31,11 +32,25 @@ class SqliteFile:
         self._db = sqlite3.connect(
             self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
         )
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        self._db.execute("PRAGMA synchronous=FULL")
         with self._lock:
-            self._db.executescript(schema)
+            self._set_up(schema)
+
+    def _set_up(self, schema: str) -> None:
+        """WAL and the tables. Two processes opening a new file at once can be told "database is
+        locked" at once, without the busy timeout (SQLite does not wait while another connection
+        is switching the file to WAL or recovering it), so this step alone is tried again."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.executescript(schema)
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(SET_UP_RETRY_S)
 
     def close(self) -> None:
         with self._lock:
