@@ -59,6 +59,9 @@ CREATE TABLE names (
     exact TEXT NOT NULL, folded TEXT NOT NULL, words TEXT NOT NULL, PRIMARY KEY (path, kind, name)
 ) WITHOUT ROWID;
 CREATE TABLE name_words (path TEXT NOT NULL, kind TEXT NOT NULL, word TEXT NOT NULL, key TEXT NOT NULL);
+-- From the start: a build replaces each page's words by path as it writes them (without it, each
+-- page scanned every word written before it: a 100,000-page build read 1.8 TB).
+CREATE INDEX name_words_path ON name_words (path);
 """
 INDEXES = """
 CREATE INDEX pages_token ON pages (token);
@@ -69,7 +72,6 @@ CREATE INDEX links_unresolved ON links (name_key) WHERE resolved IS NULL;
 CREATE INDEX names_key ON names (key);
 CREATE INDEX names_prefix ON names (substr(folded, 1, 2), folded);
 CREATE INDEX name_words_word ON name_words (word);
-CREATE INDEX name_words_path ON name_words (path);
 """
 """Created once a build has written every row: sorting them once is faster than keeping them up."""
 ALIAS_SEPARATOR = "\x1f"

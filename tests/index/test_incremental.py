@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from index.catalog import CATALOG_FILE
+from index.catalog_writer import CatalogWriter
+from index.graph import name_rows
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
@@ -216,3 +218,19 @@ def test_told_paths_that_are_no_pages_change_nothing_and_a_first_update_scans_an
     assert (report.added, report.changed, report.removed, report.survey) == (0, 0, 0, None)
     assert wiki.update(paths=["wiki/entities/Zeta.md"]).added == 1
     assert wiki.lookup("Zeta").match is not None
+
+
+def test_a_build_replaces_a_pages_names_without_reading_the_other_pages_names(tmp_path: Path) -> None:
+    """A build writes names page by page before it makes the catalog's other indexes: replacing one
+    page's names must find them by path, not scan every name written so far (quadratic in pages)."""
+    writer = CatalogWriter(tmp_path, create=True)
+    statements: list[str] = []
+    writer.db.set_trace_callback(statements.append)
+    writer.set_names("wiki/entities/Kite Labs.md", name_rows([("Kite Labs AI", "title")]), kinds=("title",))
+    writer.db.set_trace_callback(None)
+    deletes = [sql for sql in statements if sql.lstrip().upper().startswith("DELETE")]
+    assert deletes
+    for sql in deletes:
+        plan = [row[-1] for row in writer.db.execute("EXPLAIN QUERY PLAN " + sql)]
+        assert not any(step.startswith("SCAN") for step in plan), (sql, plan)
+    writer.close()
