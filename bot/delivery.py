@@ -54,6 +54,11 @@ async def respond_privately(respond: AsyncRespond, reply: Reply, *, replace: boo
     await _respond(respond, reply, "ephemeral", replace=replace)
 
 
+async def respond_busy(respond: AsyncRespond) -> None:
+    """The answer queue's notice for a click: "busy, answering in a moment", privately."""
+    await respond_privately(respond, busy_reply())
+
+
 async def respond_publicly(respond: AsyncRespond, reply: Reply) -> None:
     await _respond(respond, reply, "in_channel", replace=False)
 

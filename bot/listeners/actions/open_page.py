@@ -7,13 +7,15 @@ changes under them. The card is in the clicking user's language.
 
 from __future__ import annotations
 
+from functools import partial
+
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
 from bot.blocks.buttons import HASHED_PREFIX
-from bot.delivery import busy_reply, respond_privately
+from bot.delivery import respond_busy, respond_privately
 from bot.i18n import use_language
 from bot.replies import Reply, card_reply
 from bot.user_locale import UserLanguages
@@ -33,8 +35,7 @@ async def handle_open_page(
     await ack()
     value = action.get("value") or (action.get("selected_option") or {}).get("value") or ""
     with use_language(await languages.language(client, (body.get("user") or {}).get("id"))):
-        busy = lambda: respond_privately(respond, busy_reply())  # noqa: E731
-        reply = await answers.run(card_for_value, value, wiki, on_busy=busy)
+        reply = await answers.run(card_for_value, value, wiki, on_busy=partial(respond_busy, respond))
     in_place = bool((body.get("container") or {}).get("is_ephemeral"))
     await respond_privately(respond, reply, replace=in_place)
 

@@ -4,6 +4,7 @@ private copy."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
@@ -11,7 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
 from bot.blocks.elements import context
-from bot.delivery import busy_reply, delete_original, respond_privately, respond_publicly
+from bot.delivery import delete_original, respond_busy, respond_publicly
 from bot.i18n import _, use_language
 from bot.replies import Reply, shared_reply
 from bot.user_locale import UserLanguages
@@ -35,7 +36,7 @@ async def handle_share(
     await ack()
     user_id = (body.get("user") or {}).get("id")
     with use_language(await languages.language(client, user_id)):
-        busy = lambda: respond_privately(respond, busy_reply())  # noqa: E731
+        busy = partial(respond_busy, respond)
         reply = await answers.run(shared_reply, action.get("value") or "", wiki, settings, on_busy=busy)
         await respond_publicly(respond, with_sharer(reply, user_id))
     if (body.get("container") or {}).get("is_ephemeral"):
