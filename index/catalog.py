@@ -238,7 +238,7 @@ class CatalogRows:
         all, and an entity linked from thousands of pages must not unpickle each one."""
         rows = self.db().execute(
             "SELECT p.path, p.title, p.type, p.year FROM pages p WHERE p.path IN "
-            "(SELECT source FROM links WHERE resolved = ? AND source != ?)",
+            "(SELECT source FROM links WHERE resolved = ? AND source != ?) ORDER BY p.path",
             (path, path),
         )
         return rows.fetchall()
@@ -477,3 +477,8 @@ class FirstSeen(Mapping[str, str]):
     def __iter__(self) -> Iterator[str]:
         query = "SELECT path FROM files WHERE first_seen IS NOT NULL ORDER BY path"
         return iter([row[0] for row in self._rows.db().execute(query).fetchall()])
+
+    def as_dict(self) -> dict[str, str]:
+        """Every path's first sighting in one query (a rebuild carries them over), not one per path."""
+        query = "SELECT path, first_seen FROM files WHERE first_seen IS NOT NULL"
+        return dict(self._rows.db().execute(query).fetchall())

@@ -80,14 +80,6 @@ class CatalogWriter:
     def remove_file(self, path: str) -> None:
         self.db.execute("DELETE FROM files WHERE path = ?", (path,))
 
-    def first_seen_of(self, paths: Iterable[str]) -> dict[str, str]:
-        found: dict[str, str] = {}
-        for path in paths:
-            row = self.db.execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
-            if row and row[0]:
-                found[path] = row[0]
-        return found
-
     # pages ------------------------------------------------------------------------------------
 
     def put_page(self, page: Page, *, knowledge: bool, token: str) -> None:

@@ -135,6 +135,15 @@ def named(page: Page) -> NamedPage:
     return NamedPage(page.path, page.title, page.type, page.tier)
 
 
+def linking_refs(graph: Graph, path: str, url_for: Callable[[str], str | None]) -> list[PageRef]:
+    """The knowledge pages linking to ``path``, by path, read from the catalog's columns (an
+    entity linked from thousands of pages does not have each one decoded)."""
+    return [
+        PageRef(title, other, type_, url_for(other), year)
+        for other, title, type_, year in graph.linking_pages(path)
+    ]
+
+
 def page_ref(page: Page, url_for: Callable[[str], str | None]) -> PageRef:
     return PageRef(page.title, page.path, page.type, url_for(page.path), page.year)
 
@@ -166,10 +175,7 @@ def build_card(
         if refs
     ]
     backlinks = sorted(
-        (
-            PageRef(title, path, type_, url_for(path), year)
-            for path, title, type_, year in graph.linking_pages(page.path)
-        ),
+        linking_refs(graph, page.path, url_for),
         key=lambda ref: (ref.type != ENTITY, ref.type != CONCEPT, ref.name.casefold(), ref.path or ""),
     )
     return Card(

@@ -27,7 +27,6 @@ from filelock import FileLock
 from index.catalog import (
     Catalog,
     CatalogError,
-    catalog_stamp,
     collector_paused,
     current_generation,
     legacy_first_seen,
@@ -113,7 +112,7 @@ def _reusable(current: LiveGeneration | None, index_dir: Path) -> LiveGeneration
     """The caller's state when no other process has written since it was read (saves a reload)."""
     if current is None or current.directory != current_generation(index_dir):
         return None
-    if catalog_stamp(current.directory) != current.stamp:
+    if current.catalog.latest_stamp() != current.stamp:
         return None
     return current
 
@@ -310,7 +309,7 @@ def _first_seen_before(index_dir: Path) -> dict[str, str]:
     if generation is None:
         return {}
     try:
-        return dict(Catalog(generation).first_seen.items())
+        return Catalog(generation).first_seen.as_dict()
     except CatalogError:
         return legacy_first_seen(generation)
 

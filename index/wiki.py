@@ -20,7 +20,7 @@ from index.answer import answer_question
 from index.catalog import Catalog, Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
 from index.format import BRIEF, CITING_TYPES, SOURCE
-from index.graph import build_card, page_ref
+from index.graph import build_card, linking_refs, page_ref
 from index.indexer import LiveGeneration, Progress, open_current, update_index
 from index.model import (
     Answer,
@@ -256,7 +256,7 @@ class Wiki:
         return page_ref(page, self._url_for)
 
     def _backlinks(self, catalog: Catalog, path: str) -> tuple[PageRef, ...]:
-        return tuple(self._ref(catalog, source) for source in catalog.graph.backlinks.get(path, ()))
+        return tuple(linking_refs(catalog.graph, path, self._url_for))
 
     def _cited_by(self, catalog: Catalog, path: str) -> tuple[PageRef, ...]:
         return tuple(ref for ref in self._backlinks(catalog, path) if ref.type in CITING_TYPES)
