@@ -302,20 +302,36 @@ class CatalogRows:
         return self.db().execute(query, (prefix,)).fetchone() is not None
 
     def mentions(self, text: str) -> list[tuple[str, NamedPage]]:
-        # The names that begin ``text``, compared in SQLite: a common first two characters
-        # ("th", "デー") start thousands of names, and only a few of them are in the text.
-        rows = self.db().execute(
-            "SELECT DISTINCT n.folded, n.path, p.title, p.type, p.tier FROM names n "
-            "JOIN pages p ON p.path = n.path WHERE substr(n.folded, 1, 2) = substr(?1, 1, 2) "
-            "AND length(n.folded) >= 2 AND substr(?1, 1, length(n.folded)) = n.folded",
-            (text,),
-        )
-        pages: dict[str, NamedPage] = {}
-        found = []
-        for folded, path, title, type_, tier in rows:
-            page = pages.get(path) or pages.setdefault(path, NamedPage(path, title, type_, tier))
-            found.append((folded, page))
-        return sorted(found, key=mention_order)
+        # A common first two characters ("th", "デー") start thousands of names, and only a few of
+        # them begin the text: they are found by walking down the names' prefix index instead.
+        # The greatest name not after the text either begins it, and is the longest that does,
+        # or shares only a shorter beginning with it, and no longer name can begin the text.
+        db = self.db()
+        found: dict[tuple[str, str], NamedPage] = {}
+        probe = text
+        while len(probe) >= 2:
+            row = db.execute(
+                "SELECT folded FROM names WHERE substr(folded, 1, 2) = ? AND folded <= ? "
+                "ORDER BY folded DESC LIMIT 1",
+                (probe[:2], probe),
+            ).fetchone()
+            if row is None:
+                break
+            name = row[0]
+            if not probe.startswith(name):
+                probe = probe[: _shared_length(name, probe)]
+                continue
+            # BETWEEN, not =: SQLite would put the name into substr(folded, 1, 2) as well, and
+            # that expression would no longer be the index's.
+            rows = db.execute(
+                "SELECT n.path, p.title, p.type, p.tier FROM names n JOIN pages p ON p.path = n.path "
+                "WHERE substr(n.folded, 1, 2) = ?1 AND n.folded BETWEEN ?2 AND ?2",
+                (name[:2], name),
+            )
+            for path, title, type_, tier in rows:
+                found.setdefault((name, path), NamedPage(path, title, type_, tier))
+            probe = name[:-1]
+        return sorted(((name, page) for (name, _), page in found.items()), key=mention_order)
 
     def keys_from(self, key: str, count: int) -> list[str]:
         rows = self.db().execute(
@@ -482,3 +498,10 @@ class FirstSeen(Mapping[str, str]):
         """Every path's first sighting in one query (a rebuild carries them over), not one per path."""
         query = "SELECT path, first_seen FROM files WHERE first_seen IS NOT NULL"
         return dict(self._rows.db().execute(query).fetchall())
+
+
+def _shared_length(one: str, other: str) -> int:
+    """How many characters two strings begin with alike."""
+    return next(
+        (at for at, (a, b) in enumerate(zip(one, other, strict=False)) if a != b), min(len(one), len(other))
+    )

@@ -328,13 +328,15 @@ class NameTable:
         spans: list[NameSpan] = []
         for start in range(len(folded) - 1):
             found: NameSpan | None = None
+            if start and _latin(folded[start]) and _latin(folded[start - 1]):
+                continue  # inside a word: no name starts here
             if not self._starts_names.get(folded[start : start + 2]):
                 continue
             for name, page in self._source.mentions(folded[start:]):  # longest first
                 end = start + len(name)
                 if found is not None and end < found.end:
                     break
-                if not folded.startswith(name, start) or not _word_bounded(folded, start, end):
+                if not _word_bounded(folded, start, end):
                     continue
                 if found is None or _page_rank(page) < _page_rank(found.page):
                     found = NameSpan(start, end, page)
@@ -502,9 +504,10 @@ def _unique(hits: Iterable[NameHit], limit: int) -> tuple[NameHit, ...]:
 
 
 def _word_bounded(text: str, start: int, end: int) -> bool:
-    def latin(char: str) -> bool:
-        return char.isascii() and char.isalnum()
-
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    return not (latin(text[start]) and latin(before)) and not (latin(text[end - 1]) and latin(after))
+    return not (_latin(text[start]) and _latin(before)) and not (_latin(text[end - 1]) and _latin(after))
+
+
+def _latin(char: str) -> bool:
+    return char.isascii() and char.isalnum()

@@ -54,6 +54,51 @@ def test_names_in_the_question_are_reported(wiki: Wiki) -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Scalable Log Diagnosis と Scala の違いは?", ["Scalable Log Diagnosis", "Scala"]),
+        ("how do scalable logs differ from Scalable Load?", ["Scalable Load"]),
+        ("Scalable Log Diagnosis Plus とは", ["Scalable Log Diagnosis Plus"]),
+        ("ログ診断基盤と ScalableLog は?", ["ログ診断基盤", "Scalable Log"]),  # spacing as /entity reads it
+    ],
+)
+def test_names_sharing_their_beginning_are_told_apart_in_a_question(
+    tmp_path, question: str, named: list[str]
+) -> None:
+    """Of names that begin alike, the longest one the text says as a whole word is the one named."""
+    titles = [
+        "Scala",
+        "Scalable Log",
+        "Scalable Log Diagnosis",
+        "Scalable Log Diagnosis Plus",
+        "Scalable Load",
+        "Scalable Logistics",
+        "ログ診断",
+        "ログ診断基盤",
+    ]
+    files = {f"wiki/entities/{title}.md": entity(title) for title in titles}
+    small = Wiki.open(write_vault(tmp_path / "vault", files), tmp_path / "index")
+    small.update()
+    assert [entity.title for entity in small.search(question).entities] == named
+
+
+def test_a_term_is_scored_in_its_own_passage_in_the_best_field_it_is_in(tmp_path) -> None:
+    """A passage with the word only in its text does not borrow the score of another passage
+    that has it in its title (whoosh's DisjunctionMax matcher does: it takes the greater score of
+    its fields' matchers wherever they stand)."""
+    store = SearchStore(tmp_path / "store")
+    store.create()
+    with store.writing() as batch:
+        batch.add(Chunk(path="body.md", ordinal=0, heading="", text="ゼータ の記録を残す。"))
+        batch.add(Chunk(path="title.md", ordinal=0, heading="", text="記録を残す。", title="ゼータ"))
+        batch.add(Chunk(path="both.md", ordinal=0, heading="", text="ゼータ の記録を残す。", title="ゼータ"))
+    scores = {match.path: match.score for match in store.search(QueryPlan(terms=("ゼー", "ータ")), limit=5)}
+    assert set(scores) == {"body.md", "title.md", "both.md"}
+    assert scores["body.md"] < scores["title.md"]
+    assert scores["both.md"] == pytest.approx(scores["title.md"], rel=0.05)  # once, in its best field
+
+
+@pytest.mark.parametrize(
     ("query", "found"),
     [
         ('"unbalanced', None),
