@@ -110,7 +110,7 @@ def retrieve(
         if match.path in pages:
             by_page.setdefault(match.path, []).append(match)
     ranked = [Ranked(path, _page_score(chunks), tuple(chunks)) for path, chunks in by_page.items()]
-    ranked.sort(key=lambda page: -page.score)
+    ranked.sort(key=lambda page: (-page.score, page.path))  # ties by path: not by where a build put them
     if not about:
         # A question that names no page has only its words: the page that says them in one
         # sentence answers it. (Pages it names are found through the graph: their own pages, the

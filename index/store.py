@@ -20,13 +20,16 @@ from typing import Any
 from whoosh import scoring
 from whoosh.analysis import Token as WhooshToken
 from whoosh.analysis import Tokenizer
+from whoosh.codec.whoosh3 import W3Codec
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
+from whoosh.formats import Format, Frequency, Positions
 from whoosh.multiproc import MpWriter, SubWriterTask
 from whoosh.query import And, DisjunctionMax, Or, Phrase, Query, Term
 from whoosh.reading import IndexReader, TermNotFound
 from whoosh.scoring import bm25
 from whoosh.searching import Searcher
+from whoosh.system import pack_uint
 from whoosh.util.numeric import byte_to_length
 
 from index.analysis import fold, latin_words, token_spans
@@ -35,6 +38,10 @@ INDEX_NAME = "sakuin"
 POOL_MB = 48
 """Postings each writer process sorts in memory before it writes a run to disk: what bounds a
 build's memory (whoosh's count; the process holds about twice that)."""
+QUEUED_JOBS = 1000
+"""Batches of 100 passages the building process may hand on before the writer processes take
+them. A batch waits in a file, not in memory: the building process never stops for the writers,
+and while it links the pages (at 100,000 pages, a long step of its own) they have work."""
 LINKED_TO_ALL_BOOST = 12.0
 NAMED_PAGE_BOOST = 2.0
 TERM_FIELDS = ("body", "title", "names")
@@ -82,17 +89,42 @@ class CJKTokenizer(Tokenizer):
             yield token
 
 
+class _Frequencies(Frequency):
+    """whoosh's Frequency format, counting `token_spans` directly: a whoosh Token for each token,
+    through the analyzer's generator chain, was about a twelfth of a build."""
+
+    def word_values(self, value, analyzer, **kwargs):
+        counts = Counter(text for text, *_ in token_spans(value))
+        return ((word, count, count * self.field_boost, pack_uint(count)) for word, count in counts.items())
+
+
+class _Positions(Positions):
+    """whoosh's Positions format, reading `token_spans` directly (see `_Frequencies`)."""
+
+    def word_values(self, value, analyzer, **kwargs):
+        positions: dict[str, list[int]] = {}
+        for text, position, *_ in token_spans(value):
+            positions.setdefault(text, []).append(position)
+        for word, found in positions.items():
+            yield (word, len(found), len(found) * self.field_boost, self.encode(found))
+
+
+def _text(format_: Format) -> TEXT:
+    field = TEXT(analyzer=CJKTokenizer(), field_boost=format_.field_boost)
+    field.format = format_
+    return field
+
+
 def _schema() -> Schema:
-    analyzer = CJKTokenizer()
     return Schema(
         id=ID(unique=True, stored=True),
         path=ID(stored=True),
         ordinal=STORED(),
         heading=STORED(),
         text=STORED(),
-        title=TEXT(analyzer=analyzer, field_boost=4.0, phrase=False),
-        names=TEXT(analyzer=analyzer, field_boost=3.0, phrase=False),
-        body=TEXT(analyzer=analyzer, phrase=True),
+        title=_text(_Frequencies(field_boost=4.0)),
+        names=_text(_Frequencies(field_boost=3.0)),
+        body=_text(_Positions()),
         links=KEYWORD(scorable=True, lowercase=False, commas=True),
     )
 
@@ -170,7 +202,8 @@ class SearchStore:
         if self._index is None:
             raise RuntimeError("store is not open")
         if workers > 1:
-            writer = _SpawningWriter(self._index, procs=workers, multisegment=True, limitmb=POOL_MB)
+            subargs = {"limitmb": POOL_MB, "codec": _build_codec()}
+            writer = _SpawningWriter(self._index, procs=workers, multisegment=True, subargs=subargs)
         else:
             writer = self._index.writer(limitmb=POOL_MB)
         try:
@@ -236,6 +269,16 @@ class SearchStore:
         return searcher
 
 
+def _build_codec() -> W3Codec:
+    """whoosh's codec without the shortest and longest field length of each block of postings:
+    writing them looks up the length of every posting's passage, a seek and a read apiece, about
+    a tenth of a build. Only whoosh's own matchers use them, to skip blocks (`_scored` reads the
+    lengths itself), and an update's segments still have them."""
+    codec = W3Codec()
+    codec.length_stats = False
+    return codec
+
+
 class _SpawnedSubWriter(SubWriterTask):
     """whoosh's sub-writer process, started in a fresh interpreter rather than forked: a fork would
     carry (and count again) everything the building process holds."""
@@ -251,7 +294,7 @@ class _SpawningWriter(MpWriter):
     def __init__(self, ix, **kwargs) -> None:
         super().__init__(ix, **kwargs)
         spawn = multiprocessing.get_context("spawn")
-        self.jobqueue = spawn.Queue(self.procs * 4)
+        self.jobqueue = spawn.Queue(QUEUED_JOBS)
         self.resultqueue = spawn.Queue()
 
     def cancel(self) -> None:
