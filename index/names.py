@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import DamerauLevenshtein, Levenshtein
+from rapidfuzz.distance import DamerauLevenshtein, Indel
 
 from index.analysis import fold
 from index.format import CONCEPT, ENTITY, NOTE, SOURCE
@@ -243,54 +243,38 @@ class _Read(Generic[V]):
 class NameTable:
     """Every name a page is known by, and every linked name that has no page: read from the
     catalog's rows when a lookup asks (a quarter of a million names at 100,000 pages are never all
-    in memory), except the sorted list of keys the fuzzy levels scan, loaded on first use.
+    in memory), except the list of keys the fuzzy levels scan, loaded on first use.
 
     One table answers for one state of the index; the writer hands the next state's table the
     key list it kept up to date (`with_keys`), so an edit never reloads it.
     """
 
-    def __init__(
-        self,
-        source: NameSource | None = None,
-        keys: list[str] | None = None,
-        by_length: list[str] | None = None,
-    ) -> None:
+    def __init__(self, source: NameSource | None = None, by_length: list[str] | None = None) -> None:
         self._source: NameSource = source or _NoNames()
         self._entries = _Read(self._source.entries)
         self._starts_names = _Read(self._source.starts_names)
-        self._key_list = keys
         self._length_list = by_length
+        self._unresolved_list: list[str] | None = None
         self._lock = threading.Lock()
-
-    @property
-    def _keys(self) -> list[str]:
-        if self._key_list is None:
-            with self._lock:
-                if self._key_list is None:
-                    # Fresh copies, allocated one after another: the fuzzy levels read every key on
-                    # each lookup, and keys scattered over the heap (as reading rows leaves them)
-                    # made that half again as slow.
-                    self._key_list = [key.encode().decode() for key in self._source.all_keys()]
-        return self._key_list
 
     @property
     def _by_length(self) -> list[str]:
         """The keys by length, then in order: those a typo can reach are one slice of it."""
         if self._length_list is None:
-            keys = self._keys
             with self._lock:
                 if self._length_list is None:
-                    self._length_list = sorted(keys, key=_length_first)
+                    # Fresh copies, allocated one after another in this order: a lookup reads a
+                    # slice of tens of thousands of keys, and keys scattered over the heap (as
+                    # reading rows leaves them) made that up to twice as slow.
+                    keys = sorted(self._source.all_keys(), key=_length_first)
+                    self._length_list = [key.encode().decode() for key in keys]
         return self._length_list
 
     def with_keys(self, source: NameSource, changed: dict[str, bool]) -> NameTable:
         """The table of the next state: ``changed`` says of each key whether it is a key now."""
-        if self._key_list is None:
+        if self._length_list is None:
             return NameTable(source)
-        keys = _changed(self._key_list, changed, None)
-        lengths = self._length_list
-        by_length = _changed(lengths, changed, _length_first) if lengths is not None else None
-        return NameTable(source, keys, by_length)
+        return NameTable(source, _changed(self._length_list, changed))
 
     def resolve(self, name: str, limit: int = 8) -> Resolution:
         key = normalize_name(name)
@@ -369,9 +353,10 @@ class NameTable:
         """Names within the typo budget (a transposition counts as one edit).
 
         Only keys whose length is within the budget of the name's can be that close: a slice of the
-        keys by length (a sixth of them, at 100,000 pages). Plain Levenshtein (bit-parallel, fast)
-        preselects there with twice the budget, since a transposition costs it two edits;
-        Damerau-Levenshtein then decides on the few left.
+        keys by length (a fifth of them, at 100,000 pages). The insertions and deletions distance
+        (bit-parallel, the fastest rapidfuzz has) preselects there with twice the budget, since a
+        substitution or a transposition costs it two; Damerau-Levenshtein then decides on the few
+        left. No limit: a name in a crowded stretch of keys could have more than any limit close.
         """
         budget = typo_budget(key)
         if not budget:
@@ -379,9 +364,9 @@ class NameTable:
         close = process.extract(
             key,
             self._of_length(len(key) - budget, len(key) + budget),
-            scorer=Levenshtein.distance,
+            scorer=Indel.distance,
             score_cutoff=2 * budget,
-            limit=50,
+            limit=None,
         )
         hits: list[NameHit] = []
         for other, _, _ in close:
@@ -430,7 +415,9 @@ class NameTable:
 
     def _unresolved_typo(self, key: str) -> tuple[str, tuple[str, ...]] | None:
         budget = typo_budget(key)
-        linked_only = self._source.unresolved_keys() if budget else []
+        if budget and self._unresolved_list is None:
+            self._unresolved_list = self._source.unresolved_keys()  # two threads may both read it
+        linked_only = self._unresolved_list if budget else []
         if not linked_only:
             return None
         best = process.extractOne(key, linked_only, scorer=DamerauLevenshtein.distance, score_cutoff=budget)
@@ -441,11 +428,12 @@ def _length_first(key: str) -> tuple[int, str]:
     return (len(key), key)
 
 
-def _changed(keys: list[str], changes: dict[str, bool], order: Callable[[str], object] | None) -> list[str]:
-    """A copy of sorted ``keys`` with each key of ``changes`` added (True) or removed (False)."""
+def _changed(keys: list[str], changes: dict[str, bool]) -> list[str]:
+    """A copy of ``keys`` (by length, then in order) with each key of ``changes`` added (True) or
+    removed (False)."""
     kept = list(keys)
     for key, present in sorted(changes.items()):
-        at = bisect_left(kept, order(key) if order else key, key=order)
+        at = bisect_left(kept, _length_first(key), key=_length_first)
         there = at < len(kept) and kept[at] == key
         if present and not there:
             kept.insert(at, key)

@@ -30,9 +30,9 @@ that common, only their order can find the passage (`common_phrase`)."""
 KEEP_RAREST = 2
 MIN_COMMON_CHUNKS = 200
 """Below this many passages every term is searched: small wikis lose nothing."""
-POSTINGS_BUDGET = 4000
-"""How many postings the terms that find passages may have together, rarest first. whoosh scores
-about one posting every 10 µs on the benchmark machine (docs/benchmarks.md): this keeps finding
+POSTINGS_BUDGET = 15_000
+"""How many postings the terms that find passages may have together, rarest first. The store scores
+about one posting every 2.7 µs on the benchmark machine (docs/benchmarks.md): this keeps finding
 under ~40 ms whatever the wiki's size and the question's length. The terms left out rank the
 passages found (`index.store.QueryPlan.ranking_terms`), so they still count."""
 SNIPPET_CHARS = 220

@@ -142,7 +142,7 @@ def rows(wiki: Wiki) -> dict[str, list[tuple]]:
 
 def keys(wiki: Wiki) -> list[str]:
     """The name keys the fuzzy lookups scan, as the kept index holds them in memory."""
-    return list(wiki._current().catalog.graph.names._keys)
+    return list(wiki._current().catalog.graph.names._by_length)
 
 
 def answers(wiki: Wiki) -> dict[str, dict[str, object]]:

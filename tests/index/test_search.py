@@ -7,7 +7,7 @@ import pytest
 from index.analysis import tokenize
 from index.names import NameTable
 from index.question import MAX_QUERY_CHARS, read_question
-from index.search import within_budget
+from index.search import POSTINGS_BUDGET, within_budget
 from index.store import Chunk, QueryPlan, SearchStore
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
@@ -213,23 +213,25 @@ def test_what_only_ranks_finds_nothing(question: str, ranking: list[str]) -> Non
 
 
 @pytest.mark.parametrize(
-    ("terms", "postings", "finding"),
+    ("terms", "shares", "finding"),
     [
         # each word's rarest bigram first (団指 for 集団指標), then the budget decides
         (
             ("耐性", "アー", "ーキ", "集団", "団指", "指標"),
-            {"耐性": 2211, "アー": 2014, "ーキ": 2016, "集団": 1781, "団指": 224, "指標": 1580},
+            {"耐性": 0.55, "アー": 0.5, "ーキ": 0.5, "集団": 0.45, "団指": 0.06, "指標": 0.4},
             ("アー", "団指"),
         ),
         # rare words all find
-        (("minder", "開発"), {"minder": 40, "開発": 900}, ("minder", "開発")),
+        (("minder", "開発"), {"minder": 0.01, "開発": 0.2}, ("minder", "開発")),
         # the rarest two whatever their spread
-        (("トレ", "レー", "ース"), {"トレ": 9000, "レー": 12000, "ース": 8000}, ("トレ", "ース")),
+        (("トレ", "レー", "ース"), {"トレ": 2.2, "レー": 3.0, "ース": 2.0}, ("トレ", "ース")),
     ],
 )
 def test_the_rarest_terms_find_and_the_others_rank(
-    terms: tuple[str, ...], postings: dict[str, int], finding: tuple[str, ...]
+    terms: tuple[str, ...], shares: dict[str, float], finding: tuple[str, ...]
 ) -> None:
+    """``shares``: each term's postings as a share of the budget."""
+    postings = {term: round(share * POSTINGS_BUDGET) for term, share in shares.items()}
     plan = within_budget(QueryPlan(terms=terms), 50_000, postings)
     assert plan.terms == finding
     assert set(plan.ranking_terms) == set(terms) - set(finding)
