@@ -60,6 +60,9 @@ _KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "short": 2, "display": 3}
 """``short``: a source's short title (``MegaScale`` for ``@2024__NSDI__MegaScale - Scaling…``);
 ``display``: the text of a link to the page (``[[University of Chinese Academy of Sciences|UCAS]]``)."""
 _OWN_NAMES = frozenset({"title", "stem", "alias", "short"})
+_SCRIPT_LIMITS = ((0, 0), (1, 3), (4, 10**9))
+"""How many characters that are not ASCII the keys of each script have (`_script`)."""
+_SCRIPTS = range(len(_SCRIPT_LIMITS))
 CACHE_SIZE = 4096
 """Keys (and name prefixes) whose rows a table keeps once read."""
 SIMILAR_CUTOFF = 60
@@ -259,14 +262,15 @@ class NameTable:
 
     @property
     def _by_length(self) -> list[str]:
-        """The keys by length, then in order: those a typo can reach are one slice of it."""
+        """The keys by script (`_script`), then length, then in order: those a typo can reach are
+        a slice of it in one or two scripts."""
         if self._length_list is None:
             with self._lock:
                 if self._length_list is None:
                     # Fresh copies, allocated one after another in this order: a lookup reads a
                     # slice of tens of thousands of keys, and keys scattered over the heap (as
                     # reading rows leaves them) made that up to twice as slow.
-                    keys = sorted(self._source.all_keys(), key=_length_first)
+                    keys = sorted(self._source.all_keys(), key=_scan_order)
                     self._length_list = [key.encode().decode() for key in keys]
         return self._length_list
 
@@ -363,7 +367,7 @@ class NameTable:
             return []
         close = process.extract(
             key,
-            self._of_length(len(key) - budget, len(key) + budget),
+            self._of_length(len(key) - budget, len(key) + budget, _scripts_within(key, budget)),
             scorer=Indel.distance,
             score_cutoff=2 * budget,
             limit=None,
@@ -375,12 +379,16 @@ class NameTable:
                 hits.extend(self._hits(other, round(90.0 * (1 - distance / max(len(key), len(other))), 1)))
         return sorted(hits, key=lambda hit: hit.rank)
 
-    def _of_length(self, shortest: int, longest: int) -> list[str]:
-        """The names of ``shortest`` to ``longest`` characters: no other can be within an edit
-        budget or a similarity of a query of about that length (most names are long titles)."""
-        by_length = self._by_length
-        start = bisect_left(by_length, (shortest, ""), key=_length_first)
-        return by_length[start : bisect_left(by_length, (longest + 1, ""), key=_length_first)]
+    def _of_length(self, shortest: int, longest: int, scripts: Iterable[int] = _SCRIPTS) -> list[str]:
+        """The names of ``shortest`` to ``longest`` characters in these scripts: no other can be
+        within an edit budget or a similarity of a query of about that length (most names are long
+        titles)."""
+        keys = self._by_length
+        found: list[str] = []
+        for script in scripts:
+            start = bisect_left(keys, (script, shortest, ""), key=_scan_order)
+            found += keys[start : bisect_left(keys, (script, longest + 1, ""), key=_scan_order)]
+        return found
 
     def _longer_names(self, key: str, limit: int) -> list[NameHit]:
         """Names that start with ``key`` (``ByteDance`` → ``ByteDance Seed``): a sorted-list range."""
@@ -424,16 +432,39 @@ class NameTable:
         return self._source.unresolved(best[0]) if best else None
 
 
-def _length_first(key: str) -> tuple[int, str]:
-    return (len(key), key)
+def _others(key: str) -> int:
+    """How many characters of ``key`` are not ASCII."""
+    return len(key) - len(key.encode("ascii", "ignore"))
+
+
+def _script(key: str) -> int:
+    """0: ASCII only; 1: one to three other characters; 2: more (a Japanese name, mostly)."""
+    others = _others(key)
+    return 0 if not others else 1 if others <= _SCRIPT_LIMITS[1][1] else 2
+
+
+def _scripts_within(key: str, budget: int) -> list[int]:
+    """The scripts of the keys ``budget`` edits can reach from ``key``: an edit changes how many
+    characters are not ASCII by one at most, so a Latin name's typo never reads as a Japanese one
+    (half of the keys of about its length, at 100,000 pages)."""
+    others = _others(key)
+    return [
+        script
+        for script, (fewest, most) in enumerate(_SCRIPT_LIMITS)
+        if others - budget <= most and others + budget >= fewest
+    ]
+
+
+def _scan_order(key: str) -> tuple[int, int, str]:
+    return (_script(key), len(key), key)
 
 
 def _changed(keys: list[str], changes: dict[str, bool]) -> list[str]:
-    """A copy of ``keys`` (by length, then in order) with each key of ``changes`` added (True) or
+    """A copy of ``keys`` (in `_scan_order`) with each key of ``changes`` added (True) or
     removed (False)."""
     kept = list(keys)
     for key, present in sorted(changes.items()):
-        at = bisect_left(kept, _length_first(key), key=_length_first)
+        at = bisect_left(kept, _scan_order(key), key=_scan_order)
         there = at < len(kept) and kept[at] == key
         if present and not there:
             kept.insert(at, key)

@@ -56,6 +56,33 @@ def test_names_resolve_to_their_page(wiki: Wiki, name: str, expected: str) -> No
     assert result.candidates[0].path == expected
 
 
+@pytest.fixture(scope="module")
+def scripts(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
+    titles = ["ByteDance", "異常検知システム", "GPU障害検知", "MLOps基盤", "Lumen", "Qubit基"]
+    files = {f"{E}{title}.md": entity(title) for title in titles}
+    built = Wiki.open(write_vault(tmp_path_factory.mktemp("vault"), files), tmp_path_factory.mktemp("index"))
+    built.update()
+    return built
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("BytDance", "ByteDance"),  # Latin
+        ("異常検地システム", "異常検知システム"),  # Japanese
+        ("GPU障害検", "GPU障害検知"),  # mixed: three characters not ASCII, the page's name four
+        ("MLOpsx", "MLOps基盤"),  # Latin typed, two characters of the name not ASCII
+        ("Lumen基", "Lumen"),  # the other way
+        ("Qubit", "Qubit基"),  # at the edge: one edit away from a name with one such character
+        ("ByteDance基盤", "ByteDance"),  # at the edge: as many such characters as edits allowed
+    ],
+)
+def test_typos_are_found_whatever_the_script_of_the_name(scripts: Wiki, name: str, expected: str) -> None:
+    """A typo can change how many characters of a name are not ASCII: by one an edit."""
+    result = scripts.lookup(name)
+    assert result.match is not None and result.match.title == expected, result
+
+
 def test_exact_name_never_answers_a_longer_one(tmp_path: Path) -> None:
     root = write_vault(tmp_path / "v", {"wiki/entities/ByteDance Seed.md": "# ByteDance Seed\n"})
     wiki = Wiki.open(root, tmp_path / "i")
