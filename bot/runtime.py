@@ -19,7 +19,7 @@ from pathlib import Path
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
+from bot.answer_queue import AnswerQueue, favour_the_event_loop
 from bot.app import create_app
 from bot.digest.schedule import schedule_digest
 from bot.freshness import Freshener, keep_fresh
@@ -65,6 +65,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
     """The app and its wiki, with the background tasks running until the block ends."""
     require_wiki_dir(settings)
     limit_arenas()
+    favour_the_event_loop()
     sync = GitSync.from_settings(settings)
     if sync is not None:
         await sync.start()
