@@ -440,7 +440,7 @@ def _others(key: str) -> int:
 def _script(key: str) -> int:
     """0: ASCII only; 1: one to three other characters; 2: more (a Japanese name, mostly)."""
     others = _others(key)
-    return 0 if not others else 1 if others <= _SCRIPT_LIMITS[1][1] else 2
+    return next(script for script, (fewest, most) in enumerate(_SCRIPT_LIMITS) if fewest <= others <= most)
 
 
 def _scripts_within(key: str, budget: int) -> list[int]:

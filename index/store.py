@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -401,9 +402,7 @@ def _term_scores(
             postings.next()
         return scores
     idf = searcher.idf(field, text)
-    average = searcher.avg_field_length(field) or 1
-    # bm25() with the length part worked out once for each of the 256 length bytes.
-    norms = [BM25_K1 * ((1 - BM25_B) + BM25_B * byte_to_length(byte) / average) for byte in range(256)]
+    norms = _norms(searcher.avg_field_length(field) or 1)
     column = lengths.of(reader, field)
     k1_plus_one = BM25_K1 + 1
     while postings.is_active():
@@ -411,6 +410,13 @@ def _term_scores(
         scores[docnum] = idf * ((tf * k1_plus_one) / (tf + norms[column[docnum]])) * boost
         postings.next()
     return scores
+
+
+@lru_cache(maxsize=64)
+def _norms(average: float) -> tuple[float, ...]:
+    """bm25()'s length part for each of the 256 length bytes, at a field's average length: the same
+    for every term of the field until the index changes."""
+    return tuple(BM25_K1 * ((1 - BM25_B) + BM25_B * byte_to_length(byte) / average) for byte in range(256))
 
 
 def _add(scores: dict[int, float], more: Mapping[int, float]) -> None:
