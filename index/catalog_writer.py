@@ -84,7 +84,7 @@ class CatalogWriter:
 
     def put_page(self, page: Page, *, knowledge: bool, token: str) -> None:
         self.db.execute(
-            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 page.path,
                 page.type,
@@ -94,13 +94,16 @@ class CatalogWriter:
                 ALIAS_SEPARATOR.join(page.aliases),
                 token,
                 page.year,
-                pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL),
             ),
+        )
+        self.db.execute(
+            "INSERT OR REPLACE INTO records VALUES (?, ?)",
+            (page.path, pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)),
         )
 
     def remove_page(self, path: str) -> None:
         self.db.execute("DELETE FROM links WHERE source = ?", (path,))
-        for table in ("pages", "names", "name_words"):
+        for table in ("pages", "records", "names", "name_words"):
             self.db.execute(f"DELETE FROM {table} WHERE path = ?", (path,))
 
     def named_page(self, path: str) -> NamedPage | None:

@@ -107,6 +107,25 @@ def test_unresolved_name_lists_the_pages_that_mention_it(wiki: Wiki) -> None:
     assert [ref.path for ref in result.unresolved.mentioned_in] == [E + "Ant Group.md", E + "ByteDance.md"]
 
 
+@pytest.mark.parametrize("name", ["ByteDance", "バイトダンス", "Sakura Compute Corporation", "ucas"])
+def test_a_lookup_reads_each_row_from_one_tree(wiki: Wiki, name: str) -> None:
+    """After a build the catalog is read from disk: a name's rows are found by the names' own key
+    (in key order) and each page through its primary key, never an index and then the table."""
+    db = wiki._current().catalog.rows.db()
+    statements: list[str] = []
+    db.set_trace_callback(statements.append)
+    try:
+        wiki.lookup(name)
+    finally:
+        db.set_trace_callback(None)
+    selects = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
+    assert selects
+    for sql in selects:
+        plan = [row[-1] for row in db.execute("EXPLAIN QUERY PLAN " + sql)]
+        searches = [step for step in plan if step.startswith("SEARCH")]
+        assert searches == plan and all("USING INDEX" not in step for step in searches), (sql, plan)
+
+
 @pytest.mark.parametrize("name", ["", "   ", "!!!", '"*<>', "x" * 5000, "<!channel>"])
 def test_junk_is_an_empty_answer_not_an_error(wiki: Wiki, name: str) -> None:
     assert wiki.lookup(name).match is None
