@@ -167,12 +167,15 @@ def test_rebuild_replaces_the_generation(vault: Path, tmp_path: Path) -> None:
     assert wiki.lookup("ByteDance").match is not None
 
 
+@pytest.mark.parametrize("pool_mb", [64, 0.01])  # 0.01: the writers spill runs and merge them
 def test_parallel_build_answers_like_a_single_process_build(
-    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool_mb: float
 ) -> None:
     import index.indexer
+    import index.store
 
     monkeypatch.setattr(index.indexer, "PARALLEL_FROM_PAGES", 1)
+    monkeypatch.setattr(index.store, "POOL_MB", pool_mb)
     single = Wiki.open(vault, tmp_path / "single")
     single.update(workers=1)
     parallel = Wiki.open(vault, tmp_path / "parallel")

@@ -1,0 +1,48 @@
+"""The build writers' posting pool: whatever it spills to disk, postings come back in order."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from whoosh.filedb.filestore import FileStorage
+
+from index.store import _TermPool
+
+Posting = tuple[str, bytes, int, float, bytes | None]
+
+
+def postings(seed: int, documents: int) -> list[Posting]:
+    """Postings as a build writer adds them: passage by passage, in passage order."""
+    rng = random.Random(seed)
+    added: list[Posting] = []
+    for docnum in range(documents):
+        for field in ("body", "title"):
+            for word in rng.sample(range(60), rng.randint(0, 12)):
+                value = rng.randbytes(rng.randint(0, 6)) if field == "body" else None
+                added.append((field, f"w{word:02d}".encode(), docnum, float(rng.randint(1, 4)), value))
+    return added
+
+
+@pytest.mark.parametrize(
+    ("limit_mb", "open_runs"),
+    [
+        (64, 100),  # all in memory
+        (0.002, 100),  # a run every few passages
+        (0.002, 3),  # more runs than are merged at once: merged first, in order
+        (0.0001, 2),  # a run for every posting, merged two at a time
+    ],
+)
+def test_the_pool_gives_every_posting_back_by_field_term_and_passage(
+    tmp_path: Path, limit_mb: float, open_runs: int
+) -> None:
+    storage = FileStorage(str(tmp_path)).create()
+    added = postings(seed=7, documents=300)
+    pool = _TermPool(storage, limit_mb, open_runs=open_runs)
+    for posting in added:
+        pool.add(posting)
+    assert list(pool.iter_postings()) == sorted(added, key=lambda posting: posting[:3])
+    assert pool.fieldnames == {"body", "title"}
+    pool.cleanup()
+    assert list(storage.list()) == []
