@@ -50,9 +50,10 @@ CREATE TABLE pages (
     path TEXT PRIMARY KEY, type TEXT NOT NULL, knowledge INTEGER NOT NULL, title TEXT NOT NULL,
     tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, year INTEGER
 ) WITHOUT ROWID;
--- Apart from the columns lookups join: a parsed page is 1.3 KB, and in the same rows it made the
--- pages table 22 times as large (437 MB at 100,000 pages), read from disk after a build.
-CREATE TABLE records (path TEXT PRIMARY KEY, record BLOB NOT NULL) WITHOUT ROWID;
+-- Apart from the columns lookups join: in the same rows, a parsed page (1.3 KB) made the pages
+-- table 22 times as large (437 MB at 100,000 pages), read from disk after a build. With a rowid:
+-- rows that size overflow a WITHOUT ROWID table's 4 KB pages, which then stand two thirds empty.
+CREATE TABLE records (path TEXT PRIMARY KEY, record BLOB NOT NULL);
 CREATE TABLE links (
     source TEXT NOT NULL, ord INTEGER NOT NULL, target TEXT NOT NULL, display TEXT,
     folded TEXT NOT NULL, name_key TEXT, resolved TEXT, PRIMARY KEY (source, ord)
@@ -162,6 +163,20 @@ def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA busy_timeout = 30000")
     return db
+
+
+def catalog_first_seen(generation: Path) -> dict[str, str]:
+    """When a catalog of another schema first saw each page ({} when unreadable): every schema so
+    far has the same ``files`` table, and a rebuild for a new schema must not make old pages new."""
+    try:
+        db = connect(generation, read_only=True)
+        try:
+            rows = db.execute("SELECT path, first_seen FROM files WHERE first_seen IS NOT NULL").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return {}
+    return {path: seen for path, seen in rows if isinstance(path, str) and isinstance(seen, str)}
 
 
 LEGACY_CATALOG = "catalog.pickle"

@@ -27,6 +27,7 @@ from filelock import FileLock
 from index.catalog import (
     Catalog,
     CatalogError,
+    catalog_first_seen,
     collector_paused,
     current_generation,
     legacy_first_seen,
@@ -311,7 +312,7 @@ def _first_seen_before(index_dir: Path) -> dict[str, str]:
     try:
         return Catalog(generation).first_seen.as_dict()
     except CatalogError:
-        return legacy_first_seen(generation)
+        return catalog_first_seen(generation) or legacy_first_seen(generation)
 
 
 def _stepper(progress: Progress | None, total: int) -> Callable[[int], None]:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import heapq
 import multiprocessing
 import pickle
+import queue
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +41,8 @@ from index.analysis import fold, latin_words, token_spans
 
 INDEX_NAME = "sakuin"
 POOL_MB = 24
-"""Postings each writer process holds in memory before it writes a run to disk: what bounds a
-build's memory. A build writer counts what its postings take (`_TermPool`); an update's writer
-counts as whoosh does, about half of it."""
+"""Postings each writer process holds in memory before it writes a run to disk, and about what
+merging the runs holds at the end (`_TermPool`; an update's writer counts as whoosh does)."""
 QUEUED_JOBS = 1000
 """Batches of 100 passages the building process may hand on before the writer processes take
 them. A batch waits in a file, not in memory: the building process never stops for the writers,
@@ -209,7 +208,7 @@ class SearchStore:
             raise RuntimeError("store is not open")
         if workers > 1:
             subargs = {"limitmb": POOL_MB, "codec": _build_codec()}
-            writer = _SpawningWriter(self._index, procs=workers, multisegment=True, subargs=subargs)
+            writer = _SpawningWriter(self._index, procs=workers, subargs=subargs)
         else:
             writer = self._index.writer(limitmb=POOL_MB)
         try:
@@ -291,10 +290,8 @@ _TERM_BYTES = 200
 """What a new term costs `_TermPool` in memory besides its text: key tuple, list, dict slot."""
 _POSTING_BYTES = 130
 """What a posting costs it besides its value: a tuple of an int, a float and a bytes object."""
-_RUN_SLICE = 200
-"""Terms pickled, and read back while merging, at a time: merging holds a slice of every run."""
 _OPEN_RUNS = 100
-"""Runs merged at once; more are first merged into one (open files and memory stay bounded)."""
+"""Runs merged at once; more are first merged in groups of this many (open files stay bounded)."""
 
 
 class _TermPool:
@@ -304,14 +301,18 @@ class _TermPool:
     time into runs on disk and merges the runs posting by posting: about two fifths of a build
     writer's time. A build writer only adds passages, numbered in the order it adds them, so a
     term's postings already come in order. Here only the terms are sorted, and runs are written
-    and merged a slice of terms at a time.
+    and read back in parts: merging holds one part of every run open, and the parts are cut so
+    that together they take about the pool's limit.
     """
 
     def __init__(self, tempstore, limitmb: float, open_runs: int = _OPEN_RUNS) -> None:
+        if open_runs < 2:
+            raise ValueError(f"open_runs must be at least 2, not {open_runs}")
         self.fieldnames: set[str] = set()
         self._tempstore = tempstore
         self._limit = limitmb * 1024 * 1024
         self._open_runs = open_runs
+        self._part_postings = max(1, int(self._limit / (open_runs * _POSTING_BYTES)))
         self._terms: dict[_TermKey, list[_Posting]] = {}
         self._size = 0
         self._runs: list[str] = []
@@ -326,19 +327,22 @@ class _TermPool:
         postings.append((docnum, weight, value))
         self._size += _POSTING_BYTES + (len(value) if value else 0)
         if self._size > self._limit:
-            self._runs.append(self._write_run(sorted(self._terms.items(), key=_term_key)))
-            self._terms, self._size = {}, 0
+            self._spill()
 
     def iter_postings(self) -> Iterator[tuple[str, bytes, int, float, bytes | None]]:
         """Every posting, by field, term and passage (as whoosh's field writer takes them)."""
-        terms: Iterable[tuple[_TermKey, list[_Posting]]] = sorted(self._terms.items(), key=_term_key)
         if self._runs:
-            runs = [*self._runs, self._write_run(terms)]
-            self._terms = {}
-            while len(runs) > self._open_runs:  # merged in order: a term's postings stay in order
-                runs[: self._open_runs] = [self._write_run(self._merged(runs[: self._open_runs]))]
-            self._runs = runs
-            terms = self._merged(runs)
+            self._spill()
+            while len(self._runs) > self._open_runs:  # groups of consecutive runs: order is kept
+                groups = [
+                    self._runs[at : at + self._open_runs] for at in range(0, len(self._runs), self._open_runs)
+                ]
+                self._runs = [
+                    self._write_run(self._merged(group)) if len(group) > 1 else group[0] for group in groups
+                ]
+            terms: Iterable[tuple[_TermKey, list[_Posting]]] = self._merged(self._runs)
+        else:
+            terms = sorted(self._terms.items(), key=_term_key)
         for (fieldname, text), postings in terms:  # a term in several runs: earlier runs first
             for docnum, weight, value in postings:
                 yield fieldname, text, docnum, weight, value
@@ -349,11 +353,22 @@ class _TermPool:
                 self._tempstore.delete_file(name)
         self._runs = []
 
+    def _spill(self) -> None:
+        self._runs.append(self._write_run(sorted(self._terms.items(), key=_term_key)))
+        self._terms, self._size = {}, 0
+
     def _write_run(self, terms: Iterable[tuple[_TermKey, list[_Posting]]]) -> str:
         name = f"{random_name()}.run"
         with self._tempstore.create_file(name).raw_file() as file:
-            terms = iter(terms)
-            while part := list(islice(terms, _RUN_SLICE)):
+            part: list[tuple[_TermKey, list[_Posting]]] = []
+            postings = 0
+            for entry in terms:
+                part.append(entry)
+                postings += len(entry[1])
+                if postings >= self._part_postings:
+                    pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
+                    part, postings = [], 0
+            if part:
                 pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
         return name
 
@@ -376,6 +391,10 @@ def _term_key(item: tuple[_TermKey, list[_Posting]]) -> _TermKey:
     return item[0]
 
 
+class WriterFailed(RuntimeError):
+    """A process writing the index stopped before it finished: the build is not committed."""
+
+
 class _SpawnedSubWriter(SubWriterTask):
     """whoosh's sub-writer process, started in a fresh interpreter rather than forked (a fork would
     carry, and count again, everything the building process holds), writing its own segment with a
@@ -386,7 +405,9 @@ class _SpawnedSubWriter(SubWriterTask):
         return multiprocessing.get_context("spawn").Process._Popen(process_obj)
 
     def run(self) -> None:
-        """whoosh's loop for a writer of its own segment (``multisegment``), with the pool replaced."""
+        """whoosh's loop for a writer of its own segment (``multisegment``), with the pool replaced.
+        whoosh's check of a cancelled flag is left out: the flag is only ever set on the building
+        process's copy, and `_SpawningWriter.cancel` stops the process instead."""
         index = self.storage.open_index(self.indexname)
         writer = self.writer = SegmentWriter(index, _lk=False, **self.kwargs)
         writer.pool = _TermPool(writer.temp_storage(), self.kwargs["limitmb"])
@@ -397,13 +418,20 @@ class _SpawnedSubWriter(SubWriterTask):
 
 
 class _SpawningWriter(MpWriter):
-    """whoosh's multi-process writer with `_SpawnedSubWriter` processes (and queues they can share)."""
+    """whoosh's multi-process writer with `_SpawnedSubWriter` processes (and queues they can share),
+    each writing its own segment, that fails when one of them does. whoosh's commits whatever the
+    writers that finished wrote: a writer that died took its passages with it, silently."""
 
     def __init__(self, ix, **kwargs) -> None:
-        super().__init__(ix, **kwargs)
+        super().__init__(ix, multisegment=True, **kwargs)
         spawn = multiprocessing.get_context("spawn")
         self.jobqueue = spawn.Queue(QUEUED_JOBS)
         self.resultqueue = spawn.Queue()
+
+    def add_document(self, **fields) -> None:
+        super().add_document(**fields)
+        if not self.docbuffer:  # a batch was just handed on: are the writers still there?
+            self._check_writers()
 
     def cancel(self) -> None:
         """Stop the writer processes too (whoosh only marks its own copies of them as cancelled,
@@ -414,6 +442,38 @@ class _SpawningWriter(MpWriter):
             task.join()
         self.tasks = []
         super().cancel()
+
+    def _commit(self, mergetype, optimize, merge) -> None:
+        """whoosh's commit of writers of their own segments, taking a result from every writer
+        (before joining them, so that none waits to hand its result over)."""
+        if self.docbuffer:
+            self._enqueue()
+        for _ in self.tasks:
+            self.jobqueue.put(None)
+        segments = self._merge_segments(mergetype, optimize, merge)
+        segments += [self._result() for _ in self.tasks]
+        for task in self.tasks:
+            task.join()
+        self._check_writers()
+        if self._added:
+            segments.append(self._finalize_segment())
+        else:
+            self._close_segment()
+        self._commit_toc(segments)
+        self._finish()
+
+    def _result(self):
+        while True:
+            try:
+                _, _, segment = self.resultqueue.get(timeout=1)
+                return segment
+            except queue.Empty:
+                self._check_writers()
+
+    def _check_writers(self) -> None:
+        failed = [task.exitcode for task in self.tasks if task.exitcode not in (None, 0)]
+        if failed:
+            raise WriterFailed(f"an index writer process stopped (exit code {failed[0]})")
 
     def _new_task(self) -> SubWriterTask:
         task = _SpawnedSubWriter(

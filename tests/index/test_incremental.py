@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from index.catalog import CATALOG_FILE
+from index.catalog import CATALOG_FILE, SCHEMA_VERSION, current_generation
 from index.catalog_writer import CatalogWriter
 from index.graph import name_rows
 from index.wiki import Wiki
@@ -134,6 +134,7 @@ def rows(wiki: Wiki) -> dict[str, list[tuple]]:
                 "SELECT path, mtime_ns, size, skipped, warning FROM files ORDER BY path"
             ).fetchall(),
             "pages": db.execute("SELECT * FROM pages ORDER BY path").fetchall(),
+            "records": db.execute("SELECT * FROM records ORDER BY path").fetchall(),
             "links": db.execute("SELECT * FROM links ORDER BY source, ord").fetchall(),
             "names": db.execute("SELECT * FROM names ORDER BY path, kind, name").fetchall(),
             "words": db.execute("SELECT * FROM name_words ORDER BY path, kind, word, key").fetchall(),
@@ -172,6 +173,23 @@ def test_an_edited_page_is_found_by_its_new_words_only(vault: Path, tmp_path: Pa
         assert [hit.path for hit in wiki.search(word).hits] == [page]
     assert wiki.search("Qwzfirst").hits == wiki.search("Qwzsecond").hits == ()
     assert [hit.path for hit in wiki.search("MegaScale", limit=50).hits].count(page) == 1
+
+
+def test_a_catalog_of_an_older_schema_is_rebuilt_keeping_when_pages_were_first_seen(
+    vault: Path, tmp_path: Path
+) -> None:
+    Wiki.open(vault, tmp_path / "index").update()
+    generation = current_generation(tmp_path / "index")
+    assert generation is not None
+    with sqlite3.connect(generation / CATALOG_FILE) as db:
+        db.execute("UPDATE files SET first_seen = '2025-01-02T03:04:05+00:00' WHERE path LIKE '%Minder.md'")
+        db.execute("UPDATE meta SET value = ? WHERE key = 'version'", (SCHEMA_VERSION - 1,))
+    db.close()
+    wiki = Wiki.open(vault, tmp_path / "index")
+    assert wiki.state().status == "empty"
+    assert wiki.update().rebuilt
+    assert wiki.first_seen("wiki/entities/Minder.md") == "2025-01-02T03:04:05+00:00"
+    assert wiki.first_seen("wiki/entities/ByteDance.md") is not None
 
 
 def test_an_index_from_before_the_sqlite_catalog_is_rebuilt_keeping_when_pages_were_first_seen(

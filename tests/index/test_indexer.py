@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import threading
 from pathlib import Path
 
@@ -171,19 +172,56 @@ def test_rebuild_replaces_the_generation(vault: Path, tmp_path: Path) -> None:
 def test_parallel_build_answers_like_a_single_process_build(
     vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool_mb: float
 ) -> None:
+    """Enough passages for both writer processes (batches of 100), words spread over all of them:
+    every word finds the same passages with the same scores as in a one-process build."""
     import index.indexer
     import index.store
 
     monkeypatch.setattr(index.indexer, "PARALLEL_FROM_PAGES", 1)
     monkeypatch.setattr(index.store, "POOL_MB", pool_mb)
+    rng = random.Random(5)
+    # Latin words (scored a term at a time) and Japanese ones (phrases of bigrams: whoosh's matchers)
+    words = [f"zq{number:02d}word" for number in range(20)] + [
+        "分散学習", "障害検知", "集合通信", "根本原因", "推論基盤", "訓練停止", "計算資源", "記憶領域",
+        "通信遅延", "経路制御", "負荷分散", "異常検知", "性能劣化", "監視基盤", "再現実験", "評価指標",
+    ]  # fmt: skip
+    pages = {
+        f"wiki/entities/Generated {number:03d}.md": entity(
+            f"Generated {number:03d}",
+            body="\n\n".join(f"## 節{n}\n\n{' '.join(rng.sample(words, 8))} を調べた。" for n in range(3)),
+        )
+        for number in range(90)
+    }
+    write_vault(vault, pages)
     single = Wiki.open(vault, tmp_path / "single")
     single.update(workers=1)
     parallel = Wiki.open(vault, tmp_path / "parallel")
     assert parallel.update(workers=2).pages == single.state().pages
-    for question in ("Minder を開発したのはどこ?", "障害マシン", "CCL ハング", "ByteDance"):
-        assert [h.path for h in parallel.search(question).hits] == [
-            h.path for h in single.search(question).hits
-        ]
+    # "を調べた": in every passage, so searched as a phrase (whoosh's matchers walk the postings in order)
+    questions = ("Minder を開発したのはどこ?", "障害マシン", "CCL ハング", "ByteDance", "を調べた")
+    for question in (*questions, *words):
+        found = [(h.path, h.section, h.score) for h in parallel.search(question, limit=50).hits]
+        assert found == [(h.path, h.section, h.score) for h in single.search(question, limit=50).hits]
+        assert found
+
+
+def test_a_build_whose_writer_process_fails_is_not_published(
+    vault: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """whoosh would commit what the other writer wrote; the build fails and the old index stays."""
+    import index.indexer
+    import index.store
+
+    wiki = open_built(vault, tmp_path)
+    write_vault(vault, {f"wiki/entities/More {n:03d}.md": entity(f"More {n:03d}") for n in range(150)})
+    monkeypatch.setattr(index.indexer, "PARALLEL_FROM_PAGES", 1)
+    monkeypatch.setattr(index.store, "POOL_MB", None)  # the writer processes cannot start their pools
+    with pytest.raises(index.store.WriterFailed):
+        wiki.update(rebuild=True, workers=2)
+    assert wiki.lookup("ByteDance").match is not None and wiki.lookup("More 001").match is None
+    monkeypatch.undo()
+    assert wiki.update(rebuild=True, workers=2).rebuilt
+    assert wiki.lookup("More 001").match is not None
 
 
 def test_a_file_that_breaks_the_parser_is_skipped_and_the_rest_indexed(vault: Path, tmp_path: Path) -> None:

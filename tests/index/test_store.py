@@ -29,9 +29,9 @@ def postings(seed: int, documents: int) -> list[Posting]:
     ("limit_mb", "open_runs"),
     [
         (64, 100),  # all in memory
-        (0.002, 100),  # a run every few passages
-        (0.002, 3),  # more runs than are merged at once: merged first, in order
-        (0.0001, 2),  # a run for every posting, merged two at a time
+        (0.05, 100),  # a few runs, merged at once
+        (0.002, 100),  # hundreds of runs: merged in groups first, in order
+        (0.002, 3),  # groups of three, level after level
     ],
 )
 def test_the_pool_gives_every_posting_back_by_field_term_and_passage(
@@ -46,3 +46,8 @@ def test_the_pool_gives_every_posting_back_by_field_term_and_passage(
     assert pool.fieldnames == {"body", "title"}
     pool.cleanup()
     assert list(storage.list()) == []
+
+
+def test_a_pool_merges_at_least_two_runs_at_a_time(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        _TermPool(FileStorage(str(tmp_path)).create(), 1, open_runs=1)
