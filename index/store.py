@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import heapq
 import multiprocessing
-import pickle
 import queue
 import threading
 from collections import Counter
@@ -33,16 +32,16 @@ from whoosh.reading import IndexReader, TermNotFound
 from whoosh.scoring import bm25
 from whoosh.searching import Searcher
 from whoosh.system import pack_uint
-from whoosh.util import random_name
 from whoosh.util.numeric import byte_to_length
 from whoosh.writing import SegmentWriter
 
 from index.analysis import fold, latin_words, token_spans
+from index.postings import TermPool
 
 INDEX_NAME = "sakuin"
 POOL_MB = 24
 """Postings each writer process holds in memory before it writes a run to disk, and about what
-merging the runs holds at the end (`_TermPool`; an update's writer counts as whoosh does)."""
+merging the runs holds at the end (`index.postings.TermPool`; an update's writer counts as whoosh does)."""
 QUEUED_JOBS = 1000
 """Batches of 100 passages the building process may hand on before the writer processes take
 them. A batch waits in a file, not in memory: the building process never stops for the writers,
@@ -284,113 +283,6 @@ def _build_codec() -> W3Codec:
     return codec
 
 
-_TermKey = tuple[str, bytes]
-_Posting = tuple[int, float, bytes | None]
-_TERM_BYTES = 200
-"""What a new term costs `_TermPool` in memory besides its text: key tuple, list, dict slot."""
-_POSTING_BYTES = 130
-"""What a posting costs it besides its value: a tuple of an int, a float and a bytes object."""
-_OPEN_RUNS = 100
-"""Runs merged at once; more are first merged in groups of this many (open files stay bounded)."""
-
-
-class _TermPool:
-    """A build writer's postings, kept by term, in place of whoosh's `PostingPool`.
-
-    whoosh's pool holds each posting as a tuple with its term, sorts them, pickles them one at a
-    time into runs on disk and merges the runs posting by posting: about two fifths of a build
-    writer's time. A build writer only adds passages, numbered in the order it adds them, so a
-    term's postings already come in order. Here only the terms are sorted, and runs are written
-    and read back in parts: merging holds one part of every run open, and the parts are cut so
-    that together they take about the pool's limit.
-    """
-
-    def __init__(self, tempstore, limitmb: float, open_runs: int = _OPEN_RUNS) -> None:
-        if open_runs < 2:
-            raise ValueError(f"open_runs must be at least 2, not {open_runs}")
-        self.fieldnames: set[str] = set()
-        self._tempstore = tempstore
-        self._limit = limitmb * 1024 * 1024
-        self._open_runs = open_runs
-        self._part_postings = max(1, int(self._limit / (open_runs * _POSTING_BYTES)))
-        self._terms: dict[_TermKey, list[_Posting]] = {}
-        self._size = 0
-        self._runs: list[str] = []
-
-    def add(self, item: tuple[str, bytes, int, float, bytes | None]) -> None:
-        fieldname, text, docnum, weight, value = item
-        postings = self._terms.get((fieldname, text))
-        if postings is None:
-            postings = self._terms[(fieldname, text)] = []
-            self.fieldnames.add(fieldname)
-            self._size += _TERM_BYTES + len(text)
-        postings.append((docnum, weight, value))
-        self._size += _POSTING_BYTES + (len(value) if value else 0)
-        if self._size > self._limit:
-            self._spill()
-
-    def iter_postings(self) -> Iterator[tuple[str, bytes, int, float, bytes | None]]:
-        """Every posting, by field, term and passage (as whoosh's field writer takes them)."""
-        if self._runs:
-            self._spill()
-            while len(self._runs) > self._open_runs:  # groups of consecutive runs: order is kept
-                groups = [
-                    self._runs[at : at + self._open_runs] for at in range(0, len(self._runs), self._open_runs)
-                ]
-                self._runs = [
-                    self._write_run(self._merged(group)) if len(group) > 1 else group[0] for group in groups
-                ]
-            terms: Iterable[tuple[_TermKey, list[_Posting]]] = self._merged(self._runs)
-        else:
-            terms = sorted(self._terms.items(), key=_term_key)
-        for (fieldname, text), postings in terms:  # a term in several runs: earlier runs first
-            for docnum, weight, value in postings:
-                yield fieldname, text, docnum, weight, value
-
-    def cleanup(self) -> None:
-        for name in self._runs:
-            if self._tempstore.file_exists(name):
-                self._tempstore.delete_file(name)
-        self._runs = []
-
-    def _spill(self) -> None:
-        self._runs.append(self._write_run(sorted(self._terms.items(), key=_term_key)))
-        self._terms, self._size = {}, 0
-
-    def _write_run(self, terms: Iterable[tuple[_TermKey, list[_Posting]]]) -> str:
-        name = f"{random_name()}.run"
-        with self._tempstore.create_file(name).raw_file() as file:
-            part: list[tuple[_TermKey, list[_Posting]]] = []
-            postings = 0
-            for entry in terms:
-                part.append(entry)
-                postings += len(entry[1])
-                if postings >= self._part_postings:
-                    pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
-                    part, postings = [], 0
-            if part:
-                pickle.dump(part, file, pickle.HIGHEST_PROTOCOL)
-        return name
-
-    def _merged(self, names: list[str]) -> Iterator[tuple[_TermKey, list[_Posting]]]:
-        """The runs' terms in order; a term's entries in the order of the runs (merge is stable)."""
-        return heapq.merge(*(self._read(name) for name in names), key=_term_key)
-
-    def _read(self, name: str) -> Iterator[tuple[_TermKey, list[_Posting]]]:
-        with self._tempstore.open_file(name).raw_file() as file:
-            while True:
-                try:
-                    part = pickle.load(file)
-                except EOFError:
-                    break
-                yield from part
-        self._tempstore.delete_file(name)
-
-
-def _term_key(item: tuple[_TermKey, list[_Posting]]) -> _TermKey:
-    return item[0]
-
-
 class WriterFailed(RuntimeError):
     """A process writing the index stopped before it finished: the build is not committed."""
 
@@ -398,7 +290,7 @@ class WriterFailed(RuntimeError):
 class _SpawnedSubWriter(SubWriterTask):
     """whoosh's sub-writer process, started in a fresh interpreter rather than forked (a fork would
     carry, and count again, everything the building process holds), writing its own segment with a
-    `_TermPool`."""
+    `index.postings.TermPool`."""
 
     @staticmethod
     def _Popen(process_obj):
@@ -410,7 +302,7 @@ class _SpawnedSubWriter(SubWriterTask):
         process's copy, and `_SpawningWriter.cancel` stops the process instead."""
         index = self.storage.open_index(self.indexname)
         writer = self.writer = SegmentWriter(index, _lk=False, **self.kwargs)
-        writer.pool = _TermPool(writer.temp_storage(), self.kwargs["limitmb"])
+        writer.pool = TermPool(Path(writer.temp_storage().folder), self.kwargs["limitmb"])
         while (job := self.jobqueue.get()) is not None:
             self._process_file(*job)
         fieldnames = writer.pool.fieldnames

@@ -6,9 +6,8 @@ import random
 from pathlib import Path
 
 import pytest
-from whoosh.filedb.filestore import FileStorage
 
-from index.store import _TermPool
+from index.postings import TermPool
 
 Posting = tuple[str, bytes, int, float, bytes | None]
 
@@ -37,17 +36,16 @@ def postings(seed: int, documents: int) -> list[Posting]:
 def test_the_pool_gives_every_posting_back_by_field_term_and_passage(
     tmp_path: Path, limit_mb: float, open_runs: int
 ) -> None:
-    storage = FileStorage(str(tmp_path)).create()
     added = postings(seed=7, documents=300)
-    pool = _TermPool(storage, limit_mb, open_runs=open_runs)
+    pool = TermPool(tmp_path, limit_mb, open_runs=open_runs)
     for posting in added:
         pool.add(posting)
     assert list(pool.iter_postings()) == sorted(added, key=lambda posting: posting[:3])
     assert pool.fieldnames == {"body", "title"}
     pool.cleanup()
-    assert list(storage.list()) == []
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_pool_merges_at_least_two_runs_at_a_time(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
-        _TermPool(FileStorage(str(tmp_path)).create(), 1, open_runs=1)
+        TermPool(tmp_path, 1, open_runs=1)
