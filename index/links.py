@@ -6,7 +6,8 @@ import re
 import sys
 import unicodedata
 from bisect import insort
-from collections.abc import Iterable, Iterator
+from collections import ChainMap
+from collections.abc import Iterable, Iterator, MutableMapping
 
 from index.analysis import fold
 from index.format import LINK_ORDER, NAVIGATION_TARGETS, WIKI_DIR
@@ -63,6 +64,11 @@ def find_links_in_values(values: Iterable[str]) -> Iterator[Link]:
         yield from find_links(value)
 
 
+_TABLES = ("_known", "_paths", "_stems", "_folded_stems", "_names")
+LAYERS = 16
+"""Copies a resolver's tables go through before they are made one dict again (see `copy`)."""
+
+
 class LinkResolver:
     """Resolve link targets to page paths in the order of wiki-format §5.
 
@@ -74,48 +80,54 @@ class LinkResolver:
     Pages are added and removed one at a time as the vault changes (the result never depends on
     the order they came in). A `copy` shares nothing that either copy changes later: the writer
     changes a copy while readers go on resolving with the original.
+
+    Each table is a chain of layers: changes go into the first, and a removed key is an empty
+    entry there (``None`` for `_known`). A copy starts a new first layer on both sides and shares
+    the rest, so an edit does not copy tables of the whole vault (90 ms at 100,000 pages); every
+    `LAYERS` copies the layers are made one dict again.
     """
 
     def __init__(self, pages: Iterable[tuple[str, str, Iterable[str]]] = ()) -> None:
         """``pages``: (path, title, aliases) for every page that may be linked to."""
-        self._known: dict[str, tuple[str, tuple[str, ...]]] = {}
-        self._paths: dict[str, list[str]] = {}
-        self._stems: dict[str, list[str]] = {}
-        self._folded_stems: dict[str, list[str]] = {}
-        self._names: dict[str, list[str]] = {}
+        self._known: MutableMapping[str, tuple[str, tuple[str, ...]] | None] = {}
+        self._paths: MutableMapping[str, list[str]] = {}
+        self._stems: MutableMapping[str, list[str]] = {}
+        self._folded_stems: MutableMapping[str, list[str]] = {}
+        self._names: MutableMapping[str, list[str]] = {}
         for path, title, aliases in sorted(pages, key=lambda page: rank_path(page[0])):
             self._known[path] = (title, tuple(aliases))
-            for table, key in self._keys(path, title, self._known[path][1]):
+            for table, key in self._keys(path, title, tuple(aliases)):
                 table.setdefault(key, []).append(path)  # in rank order already
+        for name in _TABLES:  # filled as plain dicts (faster), then the first layer of a chain
+            setattr(self, name, ChainMap(getattr(self, name)))
 
     def copy(self) -> LinkResolver:
         other = LinkResolver()
-        other._known = dict(self._known)
-        other._paths, other._stems = dict(self._paths), dict(self._stems)
-        other._folded_stems, other._names = dict(self._folded_stems), dict(self._names)
+        for name in _TABLES:
+            table = getattr(self, name)
+            shared = table.maps if len(table.maps) < LAYERS else [_flattened(table)]
+            setattr(self, name, ChainMap({}, *shared))
+            setattr(other, name, ChainMap({}, *shared))
         return other
 
     def __contains__(self, path: str) -> bool:
-        return path in self._known
+        return self._known.get(path) is not None
 
     def add(self, path: str, title: str, aliases: Iterable[str]) -> None:
         self.remove(path)
         self._known[path] = (title, tuple(aliases))
-        for table, key in self._keys(path, title, self._known[path][1]):
+        for table, key in self._keys(path, title, tuple(aliases)):
             paths = list(table.get(key, ()))  # a new list: a copy of this resolver may share the old one
             insort(paths, path, key=rank_path)
             table[key] = paths
 
     def remove(self, path: str) -> None:
-        known = self._known.pop(path, None)
+        known = self._known.get(path)
         if known is None:
             return
+        self._known[path] = None
         for table, key in self._keys(path, *known):
-            paths = [other for other in table.get(key, ()) if other != path]
-            if paths:
-                table[key] = paths
-            else:
-                table.pop(key, None)
+            table[key] = [other for other in table.get(key, ()) if other != path]
 
     def folded_names(self, path: str) -> set[str]:
         """The folded names of a known page a link target may be read as (see `link_key`)."""
@@ -125,7 +137,9 @@ class LinkResolver:
         title, aliases = known
         return {fold(_stem(path)), *(fold(name) for name in (title, *aliases))}
 
-    def _keys(self, path: str, title: str, aliases: tuple[str, ...]) -> Iterator[tuple[dict, str]]:
+    def _keys(
+        self, path: str, title: str, aliases: tuple[str, ...]
+    ) -> Iterator[tuple[MutableMapping[str, list[str]], str]]:
         yield self._paths, path.rsplit(".", 1)[0]
         stem = _stem(path)
         yield self._stems, stem
@@ -142,7 +156,9 @@ class LinkResolver:
             if exact:
                 return exact[0]
             suffix = "/" + target.lstrip("/")
-            matches = [paths[0] for stem_path, paths in self._paths.items() if stem_path.endswith(suffix)]
+            matches = [
+                paths[0] for stem_path, paths in self._paths.items() if paths and stem_path.endswith(suffix)
+            ]
             if matches:
                 return min(matches, key=rank_path)
             target = target.rsplit("/", 1)[-1]
@@ -174,3 +190,8 @@ def rank_path(path: str) -> tuple[int, int, str]:
     folder = parts[1].casefold() if len(parts) > 2 and parts[0] == WIKI_DIR else ""
     order = LINK_ORDER.index(folder) if folder in LINK_ORDER else len(LINK_ORDER)
     return (order, len(path), path)
+
+
+def _flattened(table: ChainMap) -> dict:
+    """A chain of layers as one dict, without the entries of removed keys."""
+    return {key: value for key, value in table.items() if value}

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.links import LinkResolver, find_links
+from index.links import LAYERS, LinkResolver, find_links
 from index.model import Link
 
 
@@ -65,3 +65,24 @@ PAGES = [
 )
 def test_resolution_order(target: str, expected: str | None) -> None:
     assert LinkResolver(PAGES).resolve(target) == expected
+
+
+def test_a_copy_and_its_original_change_apart_however_many_copies_came_before() -> None:
+    """Each edit copies the resolver: over more copies than it layers, the writer's copy and the
+    readers' original never see each other's changes, and both resolve as a fresh resolver would."""
+    pages = {f"wiki/entities/Page {n}.md": (f"Page {n}", (f"Alias {n}",)) for n in range(5)}
+    current = LinkResolver((path, title, aliases) for path, (title, aliases) in pages.items())
+    for step in range(3 * LAYERS):
+        original, current = current, current.copy()
+        gone = f"wiki/entities/Page {step % 5}.md"
+        current.remove(gone)
+        current.add(f"wiki/entities/New {step}.md", f"New {step}", (f"Alias {step % 5}",))
+        original.add("wiki/entities/Reader side.md", "Reader side", ())  # never seen by the copy
+        assert "wiki/entities/Reader side.md" not in current
+        assert original.resolve(f"New {step}") is None and current.resolve(f"New {step}") is not None
+        pages.pop(gone, None)
+        pages[f"wiki/entities/New {step}.md"] = (f"New {step}", (f"Alias {step % 5}",))
+        fresh = LinkResolver((path, title, aliases) for path, (title, aliases) in pages.items())
+        for target in [*(f"Page {n}" for n in range(5)), *(f"Alias {n}" for n in range(5)), f"New {step}"]:
+            assert current.resolve(target) == fresh.resolve(target), (step, target)
+        assert current.resolve("entities/Page 4") == fresh.resolve("entities/Page 4")
