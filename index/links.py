@@ -95,8 +95,9 @@ class LinkResolver:
         self._folded_stems: MutableMapping[str, list[str]] = {}
         self._names: MutableMapping[str, list[str]] = {}
         for path, title, aliases in sorted(pages, key=lambda page: rank_path(page[0])):
-            self._known[path] = (title, tuple(aliases))
-            for table, key in self._keys(path, title, tuple(aliases)):
+            names = tuple(aliases)
+            self._known[path] = (title, names)
+            for table, key in self._keys(path, title, names):
                 table.setdefault(key, []).append(path)  # in rank order already
         for name in _TABLES:  # filled as plain dicts (faster), then the first layer of a chain
             setattr(self, name, ChainMap(getattr(self, name)))
@@ -115,8 +116,9 @@ class LinkResolver:
 
     def add(self, path: str, title: str, aliases: Iterable[str]) -> None:
         self.remove(path)
-        self._known[path] = (title, tuple(aliases))
-        for table, key in self._keys(path, title, tuple(aliases)):
+        names = tuple(aliases)
+        self._known[path] = (title, names)
+        for table, key in self._keys(path, title, names):
             paths = list(table.get(key, ()))  # a new list: a copy of this resolver may share the old one
             insort(paths, path, key=rank_path)
             table[key] = paths

@@ -86,3 +86,10 @@ def test_a_copy_and_its_original_change_apart_however_many_copies_came_before() 
         for target in [*(f"Page {n}" for n in range(5)), *(f"Alias {n}" for n in range(5)), f"New {step}"]:
             assert current.resolve(target) == fresh.resolve(target), (step, target)
         assert current.resolve("entities/Page 4") == fresh.resolve("entities/Page 4")
+
+
+def test_aliases_given_as_an_iterator_are_read_once_for_every_table() -> None:
+    resolver = LinkResolver([("wiki/entities/Acme.md", "Acme", iter(["Acme Corp"]))])
+    resolver.add("wiki/entities/Beta.md", "Beta", iter(["Beta Labs"]))
+    assert resolver.resolve("Acme Corp") == "wiki/entities/Acme.md"
+    assert resolver.resolve("beta labs") == "wiki/entities/Beta.md"
