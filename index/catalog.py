@@ -142,15 +142,20 @@ def publish_generation(index_dir: Path, generation: Path) -> None:
 
 def catalog_stamp(generation: Path) -> Stamp | None:
     """The serial of the last commit to a generation's catalog (None when it cannot be read)."""
+    rows = _read_once(generation, "SELECT value FROM meta WHERE key = 'serial'")
+    return (str(generation), int(rows[0][0])) if rows else None
+
+
+def _read_once(generation: Path, query: str) -> list[tuple] | None:
+    """The rows of one query on a connection of its own (None when the catalog cannot be read)."""
     try:
         db = connect(generation, read_only=True)
         try:
-            row = db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()
+            return db.execute(query).fetchall()
         finally:
             db.close()
     except sqlite3.Error:
         return None
-    return (str(generation), int(row[0])) if row else None
 
 
 def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
@@ -168,14 +173,7 @@ def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
 def catalog_first_seen(generation: Path) -> dict[str, str]:
     """When a catalog of another schema first saw each page ({} when unreadable): every schema so
     far has the same ``files`` table, and a rebuild for a new schema must not make old pages new."""
-    try:
-        db = connect(generation, read_only=True)
-        try:
-            rows = db.execute("SELECT path, first_seen FROM files WHERE first_seen IS NOT NULL").fetchall()
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return {}
+    rows = _read_once(generation, "SELECT path, first_seen FROM files WHERE first_seen IS NOT NULL") or []
     return {path: seen for path, seen in rows if isinstance(path, str) and isinstance(seen, str)}
 
 

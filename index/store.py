@@ -305,13 +305,12 @@ class _SpawnedSubWriter(SubWriterTask):
         writer.pool = TermPool(Path(writer.temp_storage().folder), self.kwargs["limitmb"])
         while (job := self.jobqueue.get()) is not None:
             self._process_file(*job)
-        fieldnames = writer.pool.fieldnames
-        self.resultqueue.put((None, fieldnames, writer._finalize_segment()), timeout=5)
+        self.resultqueue.put((None, writer.pool.fieldnames, writer._finalize_segment()), timeout=5)
 
 
 class _SpawningWriter(MpWriter):
     """whoosh's multi-process writer with `_SpawnedSubWriter` processes (and queues they can share),
-    each writing its own segment, that fails when one of them does. whoosh's commits whatever the
+    each writing its own segment, that fails when one of them does. whoosh's commit takes what the
     writers that finished wrote: a writer that died took its passages with it, silently."""
 
     def __init__(self, ix, **kwargs) -> None:
