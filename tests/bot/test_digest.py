@@ -28,10 +28,9 @@ from bot.state.store import AsyncStateStore, open_state_store
 from config.settings import Settings
 from index.wiki import Wiki
 from tests.bot.fake_slack import FakeSlack
-from tests.conftest import eventually, make_settings
+from tests.conftest import REPO, eventually, make_settings
 from tests.vaults import digest_vault, source_page, write_vault
 
-REPO = Path(__file__).resolve().parents[2]
 CHANNEL, OTHER_CHANNEL = "C0DIGEST", "C0RESEARCH"
 DAY = date(2026, 10, 14)
 FAST = RetryPolicy(backoff_s=0.05, max_backoff_s=0.1, run_backoff_s=0.05, max_run_backoff_s=0.1)
