@@ -2,8 +2,8 @@
 
 ``sakuin`` is the project's own domain facade (`index.wiki.Wiki`, whoosh underneath); ``fts5`` is the SQLite
 baseline (`bench.fts5`). Both answer with vault-relative paths, best first, and both answer a question with
-Slack blocks: sakuin with the reply a mention gets (`bot.replies.reply_for_text`), FTS5 with a plain results
-list, one section per hit holding its title and its snippet.
+Slack blocks: sakuin with the reply a mention gets (`bot.answering.replies.reply_for_text`), FTS5 with a
+plain results list, one section per hit holding its title and its snippet.
 """
 
 from __future__ import annotations
@@ -46,12 +46,12 @@ class SakuinEngine:
         self._settings: Settings | None = None
 
     def build(self) -> None:
-        from bot.indexing import build_workers
+        from bot.cli.fresh_index import build_workers
 
         self._wiki.update(rebuild=True, workers=build_workers())  # as `sakuin index` builds
 
     def refresh(self, changed: Sequence[str]) -> None:
-        """Told the changed files, as the bot's file watcher tells it (`bot.freshness`); the first
+        """Told the changed files, as the bot's file watcher tells it (`bot.serve.freshness`); the first
         update of the process compares every file anyway."""
         self._wiki.update(paths=changed)
 
@@ -67,7 +67,7 @@ class SakuinEngine:
 
     def reply(self, question: str) -> list[dict]:
         """The blocks a mention of the bot gets, composed by the bot's own code (no LLM configured)."""
-        from bot.replies import reply_for_text
+        from bot.answering.replies import reply_for_text
         from config.settings import Settings
 
         if self._settings is None:

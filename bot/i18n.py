@@ -16,7 +16,7 @@ Which language (``UI_LANGUAGE``): ``ja`` or ``en`` always wins. With ``auto``:
 
 - an answer to a question is in the question's language (`question_language`);
 - commands, buttons and App Home follow the user's Slack locale (`language_for_locale`, looked up
-  by `bot.user_locale`);
+  by `bot.slack.user_locale`);
 - what goes to a channel for everyone (the digest, unfurls) and the command line's own messages
   are in Japanese, the team's language (`default_language`);
 - whatever cannot be told falls back to Japanese.
@@ -134,7 +134,7 @@ def language_for_question(text: str, ui_language: str) -> Language:
 
 def language_for_command(ui_language: str) -> Language:
     """The language of a command's or a button's answer: the setting, or under ``auto`` the one the
-    caller set from the user's Slack locale (`bot.user_locale`)."""
+    caller set from the user's Slack locale (`bot.slack.user_locale`)."""
     return ui_language if ui_language in LANGUAGES else current_language()  # type: ignore[return-value]
 
 

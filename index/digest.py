@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, tzinfo
 from zoneinfo import ZoneInfo
 
-from index.format import BRIEF, CITING_TYPES, SOURCE
-from index.links import find_links
 from index.model import Digest, DigestItem, Page, PageRef
+from index.reading.format import BRIEF, CITING_TYPES, SOURCE
+from index.reading.wikilinks import find_links
 
 WIKI_ZONE = ZoneInfo("Asia/Tokyo")
 """The wiki's writers record ``date:`` (ingest time) in JST (wiki-format §3)."""

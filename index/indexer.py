@@ -2,7 +2,7 @@
 
 An update compares the vault with the catalog's fingerprints and touches only files that were
 added, changed or removed, and the pages linked to them whose links now resolve elsewhere
-(`index.linking`). One writer at a time across processes (a file lock in the index directory);
+(`index.catalog.linking`). One writer at a time across processes (a file lock in the index directory);
 readers keep using the last committed state meanwhile. A missing, unreadable or old-schema index
 is rebuilt into a new generation that replaces the old one atomically.
 
@@ -24,7 +24,9 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from index.catalog import (
+from index.catalog.graph import Graph, is_knowledge, known_by, name_rows
+from index.catalog.linking import OWN_KINDS, Linker, link_everything, link_rows
+from index.catalog.reader import (
     Catalog,
     CatalogError,
     catalog_first_seen,
@@ -34,15 +36,10 @@ from index.catalog import (
     new_generation,
     publish_generation,
 )
-from index.catalog_writer import CatalogWriter
-from index.chunks import chunk_page, chunks_of, passages_of
-from index.graph import Graph, is_knowledge, known_by, name_rows
-from index.linking import OWN_KINDS, Linker, link_everything, link_rows
-from index.links import LinkResolver
+from index.catalog.writer import CatalogWriter
 from index.model import IndexReport, Page
-from index.pages import parse_page
-from index.store import SearchStore
-from index.vault import (
+from index.reading.pages import parse_page
+from index.reading.vault import (
     Scan,
     VaultFile,
     files_at,
@@ -52,6 +49,9 @@ from index.vault import (
     vault_layout,
     with_skipped,
 )
+from index.reading.wikilinks import LinkResolver
+from index.store.chunks import chunk_page, chunks_of, passages_of
+from index.store.engine import SearchStore
 from index.web import path_token
 
 log = logging.getLogger("sakuin.index")

@@ -126,7 +126,8 @@ class SearchResult:
     entities: tuple[Candidate, ...] = ()
     """Pages whose names occur in the question (the question is 'about' them)."""
     too_long: bool = False
-    """The query is longer than the domain reads (`index.question.MAX_QUERY_CHARS`): nothing was searched."""
+    """The query is longer than the domain reads (`index.asking.question.MAX_QUERY_CHARS`): nothing was
+    searched."""
 
 
 @dataclass(frozen=True, slots=True)

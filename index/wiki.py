@@ -16,11 +16,12 @@ from datetime import date, tzinfo
 from functools import partial
 from pathlib import Path
 
-from index.answer import answer_question
-from index.catalog import Catalog, Stamp, catalog_stamp, current_generation
+from index.asking.answer import answer_question
+from index.asking.search import search_pages
+from index.catalog.graph import build_card, linking_refs, page_ref
+from index.catalog.names import NameHit
+from index.catalog.reader import Catalog, Stamp, catalog_stamp, current_generation
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
-from index.format import BRIEF, CITING_TYPES, SOURCE
-from index.graph import build_card, linking_refs, page_ref
 from index.indexer import LiveGeneration, Progress, open_current, update_index
 from index.model import (
     Answer,
@@ -37,9 +38,8 @@ from index.model import (
     Unresolved,
     VaultSurvey,
 )
-from index.names import NameHit
-from index.search import search_pages
-from index.vault import survey_vault
+from index.reading.format import BRIEF, CITING_TYPES, SOURCE
+from index.reading.vault import survey_vault
 from index.web import page_url, url_path
 
 RECHECK_SECONDS = 1.0

@@ -16,12 +16,12 @@ from collections.abc import Sequence
 
 from bot.blocks.buttons import open_page_button, open_pages_row
 from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, more_text, section
+from bot.blocks.mrkdwn import bold, escape, escape_clipped, link
 from bot.blocks.page_types import type_label
 from bot.blocks.rich_text import linked, marked, rich_text, run
 from bot.blocks.search import CARD_BUTTON, echo, hit_blocks
 from bot.i18n import _
-from bot.mrkdwn import bold, escape, escape_clipped, link
-from index.model import Answer, AnswerSentence, Card, Fact, Hit
+from index import Answer, AnswerSentence, Card, Fact, Hit
 
 ANSWER_CHARS = 280
 """Room for the answer's sentences: with its citation it stays within the first screen (400

@@ -11,9 +11,9 @@ import re
 from collections.abc import Sequence
 
 from bot.blocks.elements import MAX_OPTION_VALUE, MAX_OPTIONS, actions, button, option, static_select
+from bot.blocks.mrkdwn import escape
 from bot.i18n import _
-from bot.mrkdwn import escape
-from index.web import path_token
+from index import path_token
 
 OPEN_PAGE = "open_page"
 OPEN_PAGE_SELECT = "open_page_select"

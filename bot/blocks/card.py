@@ -13,10 +13,10 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.mrkdwn import bold, escape, escape_clipped, link
 from bot.blocks.page_types import type_label
 from bot.i18n import N_, _
-from bot.mrkdwn import bold, escape, escape_clipped, link
-from index.model import Card, PageRef
+from index import Card, PageRef
 
 SUMMARY_LIMIT = 1500
 BACKLINKS_LABEL = N_("Linked from")

@@ -2,7 +2,7 @@
 
 Pure functions from a `Digest` to `Reply` messages. A day with many sources is split over several
 messages (``SOURCES_PER_MESSAGE`` each) so no message comes near Block Kit's limits; every piece of
-wiki text is escaped by `bot.mrkdwn` and cut to its field by `bot.blocks.elements`.
+wiki text is escaped by `bot.blocks.mrkdwn` and cut to its field by `bot.blocks.elements`.
 """
 
 from __future__ import annotations
@@ -18,13 +18,11 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.mrkdwn import bold, escape, escape_clipped, link
 from bot.blocks.page_types import type_label
 from bot.blocks.reply import Reply
 from bot.i18n import N_, _, ngettext
-from bot.mrkdwn import bold, escape, escape_clipped, link
-from index.format import CONCEPT, ENTITY
-from index.model import Digest, DigestItem
-from index.prose import shorten
+from index import CONCEPT, ENTITY, Digest, DigestItem, shorten
 
 SOURCES_PER_MESSAGE = 10
 """A source takes at most 3 blocks (group label, section, context): 33 blocks a message at most."""

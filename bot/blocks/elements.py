@@ -3,7 +3,7 @@
 Each constructor cuts its text to the limit of the field it fills, so the builders never count
 characters. Two kinds of text come in:
 
-- mrkdwn (`section`, `context`): already escaped by `bot.mrkdwn`, links included;
+- mrkdwn (`section`, `context`): already escaped by `bot.blocks.mrkdwn`, links included;
 - plain text (`header`, `button`, `option`, `static_select` placeholders): raw text, escaped here.
   Slack decodes ``&amp; &lt; &gt;`` in plain text too, and escaping it means no raw ``<!channel>``
   from a page title or a query ever reaches Slack, whatever field it lands in.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.blocks.mrkdwn import clip, escape_clipped
 from bot.i18n import _
-from bot.mrkdwn import clip, escape_clipped
 
 MAX_BLOCKS = 50
 MAX_VIEW_BLOCKS = 100

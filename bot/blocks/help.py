@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.blocks.elements import context, section
+from bot.blocks.mrkdwn import bold, escape
 from bot.i18n import N_, _, ngettext
-from bot.mrkdwn import bold, escape
-from index.model import IndexState
+from index import IndexState
 
 HELP_TEXT = N_("How to use sakuin")
 

@@ -14,10 +14,10 @@ from bot.blocks.elements import (
     section,
 )
 from bot.blocks.help import index_status, usage_lines
-from bot.feedback import SUMMARY_DAYS, FeedbackSummary
+from bot.blocks.mrkdwn import bold, escape_clipped
 from bot.i18n import _, ngettext
-from bot.mrkdwn import bold, escape_clipped
-from index.model import DigestItem, IndexState
+from bot.state.feedback_summary import SUMMARY_DAYS, FeedbackSummary
+from index import DigestItem, IndexState
 
 QUESTION_LIMIT = 200
 

@@ -12,11 +12,11 @@ from bot.blocks.elements import (
     join_within,
     section,
 )
+from bot.blocks.mrkdwn import escape
 from bot.blocks.page_types import type_label
 from bot.blocks.search import echo, hit_blocks
 from bot.i18n import _, ngettext
-from bot.mrkdwn import escape
-from index.model import Candidate, PageRef, SearchResult, Unresolved
+from index import Candidate, PageRef, SearchResult, Unresolved
 
 MAX_NO_MATCH_HITS = 3
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.blocks.elements import section
+from bot.blocks.mrkdwn import bold, escape, escape_clipped
 from bot.i18n import _
-from bot.mrkdwn import bold, escape, escape_clipped
 
 
 def too_long_blocks(length: int, limit: int) -> list[dict]:

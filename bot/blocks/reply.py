@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from index.model import Answer
+from index import Answer
 
 
 @dataclass(frozen=True)

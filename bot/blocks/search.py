@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 from bot.blocks.buttons import open_page_button, share_row
 from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_blocks, section
+from bot.blocks.mrkdwn import bold, escape, escape_clipped, link
 from bot.blocks.page_types import type_label
 from bot.i18n import N_, _, ngettext
-from bot.mrkdwn import bold, escape, escape_clipped, link
-from index.model import Hit, SearchResult
+from index import Hit, SearchResult
 
 SNIPPET_LIMIT = 700
 QUERY_ECHO_LIMIT = 200

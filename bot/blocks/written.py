@@ -23,10 +23,10 @@ from bot.blocks.elements import (
     fit_blocks,
     section,
 )
+from bot.blocks.mrkdwn import bold, escape, escape_clipped, link
 from bot.blocks.search import CARD_BUTTON
 from bot.i18n import _, ngettext
-from bot.llm_grounding import Grounding, NumberedPassage
-from bot.mrkdwn import bold, escape, escape_clipped, link
+from bot.llm.grounding import Grounding, NumberedPassage
 
 _CITED = re.compile(r"\[(\d{1,3})\]")
 _MARKDOWN_BOLD = re.compile(r"\*\*(?!\s)(.+?)(?<!\s)\*\*")

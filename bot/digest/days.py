@@ -6,8 +6,7 @@ import logging
 from datetime import UTC, date, datetime, timedelta
 
 from config.settings import Settings
-from index.model import Digest
-from index.wiki import IndexNotReady, Wiki
+from index import Digest, IndexNotReady, Wiki
 
 log = logging.getLogger(__name__)
 

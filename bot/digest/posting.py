@@ -50,8 +50,7 @@ from bot.i18n import default_language, use_language
 from bot.state.digest_runs import DigestRun
 from bot.state.store import AsyncStateStore
 from config.settings import Settings
-from index.model import Digest
-from index.wiki import IndexNotReady, Wiki
+from index import Digest, IndexNotReady, Wiki
 
 INDEX_WAIT_S = 10.0
 """A run that found no usable index is tried again after this."""

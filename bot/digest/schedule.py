@@ -16,7 +16,7 @@ from bot.digest.days import due_at, due_day, yesterday
 from bot.digest.posting import INDEX_WAIT_S, new_owner, post_digest
 from bot.state.store import AsyncStateStore
 from config.settings import Settings
-from index.wiki import Wiki
+from index import Wiki
 
 log = logging.getLogger(__name__)
 

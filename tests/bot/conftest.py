@@ -11,11 +11,11 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from bot.answer_queue import AnswerQueue
-from bot.app import create_app
-from bot.git_sync import GitSync
-from bot.server import EVENTS_PATH, create_web_app, start_http
-from bot.slack_client import build_client
+from bot.answering.queue import AnswerQueue
+from bot.serve.app import create_app
+from bot.serve.git_sync import GitSync
+from bot.serve.server import EVENTS_PATH, create_web_app, start_http
+from bot.slack.client import build_client
 from bot.state.store import AsyncStateStore, StateStore, open_state_store
 from config.settings import Settings
 from index.wiki import Wiki

@@ -26,8 +26,8 @@ from bot.i18n import (
     question_language,
     use_language,
 )
-from bot.slack_client import build_client
-from bot.user_locale import UserLanguages
+from bot.slack.client import build_client
+from bot.slack.user_locale import UserLanguages
 from tests.bot.fake_slack import FakeSlack
 from tests.conftest import REPO, make_settings
 

@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from index.digest import LogEntry, find_new_sources, parse_log, recent_sources, source_day
-from index.links import LinkResolver
 from index.model import Link, Page, PageRef
+from index.reading.wikilinks import LinkResolver
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 UTC = ZoneInfo("UTC")

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from index.catalog import CATALOG_FILE, SCHEMA_VERSION, current_generation
-from index.catalog_writer import CatalogWriter
-from index.graph import name_rows
+from index.catalog.graph import name_rows
+from index.catalog.reader import CATALOG_FILE, SCHEMA_VERSION, current_generation
+from index.catalog.writer import CatalogWriter
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from index.catalog import CATALOG_FILE, current_generation
+from index.catalog.reader import CATALOG_FILE, current_generation
 from index.wiki import IndexNotReady, Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
@@ -175,10 +175,10 @@ def test_parallel_build_answers_like_a_single_process_build(
     """Enough passages for both writer processes (batches of 100), words spread over all of them:
     every word finds the same passages with the same scores as in a one-process build."""
     import index.indexer
-    import index.store
+    import index.store.engine
 
     monkeypatch.setattr(index.indexer, "PARALLEL_FROM_PAGES", 1)
-    monkeypatch.setattr(index.store, "POOL_MB", pool_mb)
+    monkeypatch.setattr(index.store.engine, "POOL_MB", pool_mb)
     rng = random.Random(5)
     # Latin words (scored a term at a time) and Japanese ones (phrases of bigrams: whoosh's matchers)
     words = [f"zq{number:02d}word" for number in range(20)] + [
@@ -210,13 +210,13 @@ def test_a_build_whose_writer_process_fails_is_not_published(
 ) -> None:
     """whoosh would commit what the other writer wrote; the build fails and the old index stays."""
     import index.indexer
-    import index.store
+    import index.store.engine
 
     wiki = open_built(vault, tmp_path)
     write_vault(vault, {f"wiki/entities/More {n:03d}.md": entity(f"More {n:03d}") for n in range(150)})
     monkeypatch.setattr(index.indexer, "PARALLEL_FROM_PAGES", 1)
-    monkeypatch.setattr(index.store, "POOL_MB", None)  # the writer processes cannot start their pools
-    with pytest.raises(index.store.WriterFailed):
+    monkeypatch.setattr(index.store.engine, "POOL_MB", None)  # the writer processes cannot start their pools
+    with pytest.raises(index.store.engine.WriterFailed):
         wiki.update(rebuild=True, workers=2)
     assert wiki.lookup("ByteDance").match is not None and wiki.lookup("More 001").match is None
     monkeypatch.undo()

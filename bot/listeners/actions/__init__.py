@@ -6,7 +6,7 @@ from __future__ import annotations
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.blocks.buttons import CHOOSE_CANDIDATE_ACTION, OPEN_PAGE_ACTION, OPEN_PAGE_SELECT, SHARE
-from bot.blocks.feedback import FEEDBACK, STOP_FOLLOWING
+from bot.blocks.controls import FEEDBACK, STOP_FOLLOWING
 from bot.listeners.actions.feedback import handle_feedback
 from bot.listeners.actions.open_page import handle_open_page
 from bot.listeners.actions.share import handle_share

@@ -6,7 +6,7 @@ import logging
 
 from slack_bolt.context.ack.async_ack import AsyncAck
 
-from bot.blocks.feedback import read_feedback_value
+from bot.blocks.controls import read_feedback_value
 from bot.state.store import AsyncStateStore
 
 log = logging.getLogger(__name__)

@@ -13,13 +13,14 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
+from bot.answering.queue import AnswerQueue
+from bot.answering.replies import card_reply
 from bot.blocks.buttons import HASHED_PREFIX
-from bot.delivery import respond_busy, respond_privately
+from bot.blocks.reply import Reply
 from bot.i18n import use_language
-from bot.replies import Reply, card_reply
-from bot.user_locale import UserLanguages
-from index.wiki import IndexNotReady, Wiki
+from bot.slack.delivery import respond_busy, respond_privately
+from bot.slack.user_locale import UserLanguages
+from index import IndexNotReady, Wiki
 
 
 async def handle_open_page(

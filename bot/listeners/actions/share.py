@@ -10,14 +10,15 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
+from bot.answering.queue import AnswerQueue
+from bot.answering.replies import shared_reply
 from bot.blocks.elements import context
-from bot.delivery import delete_original, respond_busy, respond_publicly
+from bot.blocks.reply import Reply
 from bot.i18n import _, use_language
-from bot.replies import Reply, shared_reply
-from bot.user_locale import UserLanguages
+from bot.slack.delivery import delete_original, respond_busy, respond_publicly
+from bot.slack.user_locale import UserLanguages
 from config.settings import Settings
-from index.wiki import Wiki
+from index import Wiki
 
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 

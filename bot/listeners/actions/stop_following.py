@@ -8,12 +8,12 @@ from __future__ import annotations
 from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.blocks.controls import FOLLOW_BLOCK_ID, without_block
 from bot.blocks.elements import MAX_MESSAGE_TEXT
-from bot.blocks.feedback import FOLLOW_BLOCK_ID, without_block
 from bot.blocks.visible import visible_text
-from bot.conversation import Conversations
+from bot.conversation.conversations import Conversations
 from bot.i18n import use_language
-from bot.user_locale import UserLanguages
+from bot.slack.user_locale import UserLanguages
 
 
 async def handle_stop_following(

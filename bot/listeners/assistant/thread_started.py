@@ -5,12 +5,12 @@ from __future__ import annotations
 from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
-from bot.assistant import PROMPTS_TITLE, suggested_prompts
+from bot.answering.queue import AnswerQueue
+from bot.conversation.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.i18n import _, use_language
-from bot.user_locale import UserLanguages
+from bot.slack.user_locale import UserLanguages
 from config.settings import Settings
-from index.wiki import Wiki
+from index import Wiki
 
 
 async def handle_thread_started(

@@ -1,6 +1,6 @@
 """A message in an assistant thread: a status line, the thread's title, then the answer.
 
-The answer is the one a mention gets (`bot.conversation`), in the thread, with the thread's
+The answer is the one a mention gets (`bot.conversation.conversations`), in the thread, with the thread's
 subject carried from one question to the next. Slack clears the status when the answer is posted.
 """
 
@@ -11,10 +11,10 @@ from slack_bolt.context.set_status.async_set_status import AsyncSetStatus
 from slack_bolt.context.set_title.async_set_title import AsyncSetTitle
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.assistant import STATUS, thread_title
-from bot.conversation import Conversations, Place
+from bot.blocks.mrkdwn import strip_mention, unescape
+from bot.conversation.assistant import STATUS, thread_title
+from bot.conversation.conversations import Conversations, Place
 from bot.i18n import _, language_for_question, use_language
-from bot.mrkdwn import strip_mention, unescape
 
 
 async def handle_user_message(

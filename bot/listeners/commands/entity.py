@@ -7,14 +7,14 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
-from bot.delivery import acknowledge_command, respond_privately
+from bot.answering.queue import AnswerQueue
+from bot.answering.replies import reply_for_text
+from bot.blocks.mrkdwn import unescape
 from bot.i18n import use_language
-from bot.mrkdwn import unescape
-from bot.replies import reply_for_text
-from bot.user_locale import UserLanguages
+from bot.slack.delivery import acknowledge_command, respond_privately
+from bot.slack.user_locale import UserLanguages
 from config.settings import Settings
-from index.wiki import Wiki
+from index import Wiki
 
 
 async def handle_entity_command(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 
-from bot.followups import Kind, classify
+from bot.conversation.followups import Kind, classify
 from bot.listeners.events.app_home_opened import handle_app_home_opened, shows_tab
 from bot.listeners.events.app_mention import answers_mention, handle_app_mention
 from bot.listeners.events.link_shared import handle_link_shared, unfurls_links

@@ -12,16 +12,15 @@ import time
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
-from bot.assistant import PROMPTS_TITLE, suggested_prompts
+from bot.answering.queue import AnswerQueue
 from bot.blocks.home import home_view
-from bot.feedback import summarize, summary_since
+from bot.conversation.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.i18n import _, use_language
+from bot.slack.user_locale import UserLanguages
+from bot.state.feedback_summary import summarize, summary_since
 from bot.state.store import AsyncStateStore
-from bot.user_locale import UserLanguages
 from config.settings import Settings
-from index.model import DigestItem, IndexState
-from index.wiki import IndexNotReady, Wiki
+from index import DigestItem, IndexNotReady, IndexState, Wiki
 
 RECENT_SOURCES = 10
 

@@ -11,10 +11,10 @@ import logging
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.blocks.mrkdwn import strip_mention, unescape
 from bot.blocks.notices import refused_blocks
-from bot.conversation import Conversations, Place
+from bot.conversation.conversations import Conversations, Place
 from bot.i18n import _, language_for_question, use_language
-from bot.mrkdwn import strip_mention, unescape
 from config.settings import Settings
 
 log = logging.getLogger(__name__)

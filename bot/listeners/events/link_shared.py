@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answer_queue import AnswerQueue
+from bot.answering.queue import AnswerQueue
 from bot.blocks.card import unfurl_blocks
 from bot.i18n import default_language, use_language
 from config.settings import Settings
-from index.wiki import IndexNotReady, Wiki
+from index import IndexNotReady, Wiki
 
 
 async def unfurls_links(settings: Settings) -> bool:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.conversation import Conversations, Place
-from bot.mrkdwn import strip_mention, unescape
+from bot.blocks.mrkdwn import strip_mention, unescape
+from bot.conversation.conversations import Conversations, Place
 from config.settings import Settings
 
 ANSWERED_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})

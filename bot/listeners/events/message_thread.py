@@ -1,7 +1,7 @@
 """Messages in channel threads: follow-ups in the threads sakuin answered in, and "stop".
 
 The ``message`` events outside a DM (``message.channels``, ``message.groups``) that
-`bot.followups.classify` says might be for sakuin come here; the state store says whether sakuin
+`bot.conversation.followups.classify` says might be for sakuin come here; the state store says whether sakuin
 follows the thread. A followed thread's question is answered in the thread, about the thread's
 subject when it names no page; "stop" ends the following; a message meant for someone else only
 tells the thread is not silent.
@@ -12,8 +12,8 @@ from __future__ import annotations
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.conversation import Conversations, Place
-from bot.followups import Kind, classify
+from bot.conversation.conversations import Conversations, Place
+from bot.conversation.followups import Kind, classify
 from bot.i18n import language_for_question, use_language
 from config.settings import Settings
 

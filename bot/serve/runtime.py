@@ -1,0 +1,99 @@
+"""The long-running modes: `sakuin serve` (HTTP) and `sakuin socket` (Socket Mode).
+
+Both open the wiki without building it (Slack is acknowledged at once, answering "the index is
+being built" until it is ready), then run background tasks beside the Slack app: keeping the
+index fresh, posting the daily digest and, with ``WIKI_GIT_URL``, following the vault's remote
+(cloned before anything else, so there is a vault to open) and, with the state in PostgreSQL,
+hearing the pushes that reached other replicas.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.answering.queue import AnswerQueue, favour_the_event_loop
+from bot.digest.schedule import schedule_digest
+from bot.memory import limit_arenas
+from bot.serve.app import create_app
+from bot.serve.freshness import Freshener, keep_fresh
+from bot.serve.git_sync import GitSync
+from bot.serve.push_relay import PushRelay
+from bot.slack.client import build_client
+from bot.state.store import AsyncStateStore, open_state_store
+from config.settings import Settings, require, require_wiki_dir
+from index import Wiki
+
+
+@dataclass(frozen=True)
+class Bot:
+    app: AsyncApp
+    wiki: Wiki
+    sync: GitSync | None = None
+    """The vault's git checkout, when WIKI_GIT_URL is set."""
+    relay: PushRelay | None = None
+    """Passes push webhooks on to the other replicas, when the state is in PostgreSQL."""
+
+
+async def run_http(settings: Settings) -> None:
+    require(settings, "slack_bot_token", "slack_signing_secret")
+    from bot.serve.server import create_web_app, serve_http
+
+    async with start_bot(settings) as bot:
+        await serve_http(
+            create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay), settings.port, settings.host
+        )
+
+
+async def run_socket(settings: Settings) -> None:
+    require(settings, "slack_bot_token", "slack_app_token")
+    from bot.serve.socket_mode import run_socket_mode
+
+    async with start_bot(settings) as bot:
+        await run_socket_mode(bot.app, settings)
+
+
+@asynccontextmanager
+async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
+    """The app and its wiki, with the background tasks running until the block ends."""
+    require_wiki_dir(settings)
+    limit_arenas()
+    favour_the_event_loop()
+    sync = GitSync.from_settings(settings)
+    if sync is not None:
+        await sync.start()
+    relay = (
+        PushRelay(settings.state_db) if sync is not None and not isinstance(settings.state_db, Path) else None
+    )
+    wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
+    client: AsyncWebClient = build_client(settings)
+    with await asyncio.to_thread(open_state_store, settings.state_db) as store:
+        state = AsyncStateStore(store)
+        background = [
+            asyncio.create_task(
+                keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
+                name="freshness",
+            ),
+            asyncio.create_task(schedule_digest(settings, wiki, client, state), name="digest"),
+        ]
+        if sync is not None:
+            background.append(asyncio.create_task(sync.follow(), name="git"))
+        if sync is not None and relay is not None:
+            background.append(asyncio.create_task(relay.listen(sync.request_fetch), name="git-pushes"))
+        answers = AnswerQueue()
+        try:
+            yield Bot(create_app(settings, wiki, state, client, answers), wiki, sync, relay)
+        finally:
+            answers.close()
+            for task in background:
+                task.cancel()
+            for task in background:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

@@ -1,0 +1,399 @@
+"""The answer step: from a question and its retrieved passages, what answers it, or that nothing does.
+
+It runs after retrieval, on a few pages only: the best pages are read whole (their best sentence
+may stand in a passage that did not match: the figure, not the abstract), the others through the
+passages that matched. Then:
+
+1. **A relation**, when the question names a page and asks for one of the wiki's typed relations
+   (X を開発したのはどこ?, who developed X?, P が関わったプロジェクトは?): the page's ``## 関連``
+   line of that label, or the pages whose line of that label links to it, with the sentence that
+   says so. Words the question adds (P が責任著者の論文は?) keep only the pages a sentence supports.
+2. **Sentences**: the one to three that answer (`index.asking.sentences`: they hold what the question's
+   shape asks for and cover at least half of it).
+3. Otherwise **no answer**: ``confident`` is False and the closest pages are given as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from index.analysis import fold
+from index.asking.question import Keyword, Question, read_question
+from index.asking.search import Ranked, page_hit, retrieve, scorer_for, sentences_of
+from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer, asks
+from index.asking.vocabulary import ALIASES, Relation, Shape
+from index.catalog.graph import Graph, page_ref
+from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
+from index.reading.format import RELATIONS_HEADING
+from index.reading.prose import strip_citations
+from index.store.engine import ChunkMatch, SearchStore
+
+ANSWER_PAGES = 5
+"""Pages retrieved for an answer: the answer's page and the supporting ones shown after it."""
+READ_PAGES = 3
+"""Pages read whole, not only through their matching passages."""
+MAX_PAGE_CHUNKS = 60
+"""A page read whole is read up to this many passages (a 137-section page is read where it matched)."""
+MAX_SENTENCES = 3
+RELATED_TYPES = frozenset({"entity"})
+"""Pages whose typed relations answer questions: people, organisations, products. What a concept
+links to is a topic, not a relation (``which paper proposes …`` is not asking for its sources)."""
+MAX_TARGETS = 8
+"""Targets of a relation checked against the question's other words (a person's 12 papers: the first 8)."""
+
+UrlFor = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A page as the answer step read it: its rank in the retrieval and its scored sentences."""
+
+    ranked: Ranked
+    chunks: tuple[ChunkMatch, ...]
+    best: list[Scored]
+
+
+def answer_question(
+    store: SearchStore,
+    pages: Mapping[str, Page],
+    graph: Graph,
+    text: str,
+    *,
+    subject: str | None = None,
+    url_for: UrlFor,
+) -> Answer:
+    question = read_question(text, graph.names, pages)
+    if question.too_long:
+        return Answer(question.text, (), False, None, (), (), too_long=True)
+    follow = subject if subject in pages and not question.named else None
+    about = question.named or ((follow,) if follow else ())
+    retrieval = retrieve(store, pages, question, ANSWER_PAGES, graph.names, subject=follow)
+    chunks = _chunks_read(store, retrieval.pages, about)
+    sentences = {
+        path: sentences_of(page_chunks, rank) for rank, (path, (_, page_chunks)) in enumerate(chunks.items())
+    }
+    scorer = scorer_for(
+        retrieval, pages, graph.names, [s for found in sentences.values() for s in found], follow
+    )
+    read = {
+        path: _Read(ranked, page_chunks, scorer.best(sentences[path]))
+        for path, (ranked, page_chunks) in chunks.items()
+    }
+    fact, support = _relation_answer(question, about, read, store, pages, graph, scorer, url_for)
+    if fact is not None:
+        chosen = [support] if support is not None else []
+    else:
+        chosen = _answering(scored for page in read.values() for scored in page.best)
+    if not chosen and fact is None and question.shape is Shape.DIFFERENCE and len(about) >= 2:
+        chosen = _definitions(about, read)
+    shown = [page for page in read.values() if page.ranked.score > 0 or page.ranked.path in about]
+    return Answer(
+        question=question.text,
+        sentences=tuple(_sentence(scored, pages, url_for) for scored in chosen),
+        confident=fact is not None or bool(chosen),
+        subject=about[0] if about else None,
+        passages=tuple(_passage(page, pages, url_for) for page in shown),
+        pages=tuple(_hit(page, pages, url_for) for page in shown),
+        fact=fact,
+        shape=question.shape.value,
+        language=question.language,
+    )
+
+
+def _chunks_read(
+    store: SearchStore, ranked: Iterable[Ranked], about: tuple[str, ...]
+) -> dict[str, tuple[Ranked, tuple[ChunkMatch, ...]]]:
+    """The passages read of each page, in rank order: the best pages and the pages the question
+    names whole (a named page even when nothing of it matched), the others where they matched."""
+    ranked = list(ranked)
+    for path in about:
+        if all(page.path != path for page in ranked):
+            ranked.append(Ranked(path, 0.0, ()))
+    read: dict[str, tuple[Ranked, tuple[ChunkMatch, ...]]] = {}
+    for rank, page in enumerate(ranked):
+        chunks = _whole(store, page) if rank < READ_PAGES or page.path in about else page.chunks
+        if chunks:
+            read[page.path] = (page, chunks)
+    return read
+
+
+def _whole(store: SearchStore, page: Ranked) -> tuple[ChunkMatch, ...]:
+    """All passages of a page (the matching ones kept whatever its length), in page order."""
+    matched = {chunk.ordinal for chunk in page.chunks}
+    chunks = [c for c in store.page_chunks(page.path) if c.ordinal < MAX_PAGE_CHUNKS or c.ordinal in matched]
+    return tuple(chunks) or page.chunks
+
+
+def _answering(scored: Iterable[Scored]) -> list[Scored]:
+    """The best sentence that answers, and up to `MAX_SENTENCES` - 1 more that answer and say in
+    their own words at least as much of the question as it does (not only through their page or
+    heading); each said once."""
+    chosen: list[Scored] = []
+    seen: set[str] = set()
+    for candidate in sorted((s for s in scored if s.answers), key=_order):
+        if len(chosen) == MAX_SENTENCES:
+            break
+        if chosen and candidate.said < chosen[0].said:
+            continue
+        if candidate.sentence.folded not in seen:
+            seen.add(candidate.sentence.folded)
+            chosen.append(candidate)
+    return chosen
+
+
+def _definitions(about: tuple[str, ...], read: dict[str, _Read]) -> list[Scored]:
+    """A difference no sentence states: what each of the things compared is, side by side (the
+    first sentence of each one's lead, 定義 or 概要)."""
+    found: list[Scored] = []
+    for path in about[:2]:
+        page = read.get(path)
+        if page is None:
+            continue
+        in_order = sorted(page.best, key=lambda s: (s.sentence.ordinal, s.sentence.index))
+        defining = [s for s in in_order if s.sentence.section in DEFINITION_SECTIONS and not asks(s.sentence)]
+        if defining or in_order:
+            found.append((defining or in_order)[0])
+    return found if len(found) == 2 else []
+
+
+def _order(scored: Scored) -> tuple[float, float, bool, int, int, int]:
+    return scored.order
+
+
+# -- relations -------------------------------------------------------------------------------
+
+
+def _relation_answer(
+    question: Question,
+    about: tuple[str, ...],
+    read: dict[str, _Read],
+    store: SearchStore,
+    pages: Mapping[str, Page],
+    graph: Graph,
+    scorer: SentenceScorer,
+    url_for: UrlFor,
+) -> tuple[Fact | None, Scored | None]:
+    """The first page the question names that has the relation asked for, and the sentence that
+    best says it (a sentence about the page and about one of the related pages)."""
+    for relation in (*_labels_written(question, about, pages), *question.relations):
+        for path in about:
+            if relation.labels == (ALIASES,):
+                if pages[path].aliases:
+                    return _aliases(pages[path], read, scorer, url_for)
+                continue
+            if pages[path].type not in RELATED_TYPES:
+                continue
+            others = [other for other in about if other != path]
+            for labels, inverse in (
+                (relation.labels, relation.linked_back),
+                (relation.fallback, relation.fallback),
+            ):
+                found = _related(path, labels, inverse, pages, graph) if labels else None
+                if found is None:
+                    continue
+                label, targets, inverse = found
+                # The other pages the question names narrow it (ByteDance の異常検知に関する研究は?).
+                targets = [t for t in targets if all(_linked(t, other, graph) for other in others)]
+                targets = [t for t in targets if _of_kind(pages[t], relation.kind)]
+                if not targets:
+                    continue
+                supported = _supported(question, (label, *labels), path, targets, read, store, scorer)
+                if supported is None:
+                    continue
+                kept, support = supported
+                fact = Fact(
+                    page_ref(pages[path], url_for),
+                    label,
+                    tuple(page_ref(pages[target], url_for) for target in kept),
+                    inverse,
+                )
+                return fact, support
+    return None, None
+
+
+def _labels_written(question: Question, about: tuple[str, ...], pages: Mapping[str, Page]) -> list[Relation]:
+    """Relations the question asks for by the wiki's own label (ByteDance の関連組織は?), longest
+    label first (関連組織 before 関連)."""
+    if question.shape not in (Shape.NAME, Shape.OPEN):
+        return []
+    labels = {
+        relation.label
+        for path in about
+        if pages[path].type in RELATED_TYPES
+        for relation in pages[path].relations
+        if len(relation.label) >= 2
+        and relation.label != RELATIONS_HEADING
+        and fold(relation.label) in question.folded
+    }
+    return [
+        Relation((label,), re.compile(re.escape(label))) for label in sorted(labels, key=len, reverse=True)
+    ]
+
+
+def _aliases(
+    page: Page, read: dict[str, _Read], scorer: SentenceScorer, url_for: UrlFor
+) -> tuple[Fact, Scored | None]:
+    """The names a page is also known by, and the best sentence of it that uses one."""
+    names = [fold(alias) for alias in page.aliases]
+    own = read.get(page.path)
+    support = (
+        next((s for s in own.best if any(name in s.sentence.folded for name in names)), None) if own else None
+    )
+    return Fact(page_ref(page, url_for), ALIASES, tuple(PageRef(alias) for alias in page.aliases)), support
+
+
+def _of_kind(page: Page, kind: str | None) -> bool:
+    """A page of the kind a relation answers with; a page that does not say its kind may be one."""
+    return kind is None or page.entity_type is None or page.entity_type.casefold() == kind
+
+
+def _linked(one: str, other: str, graph: Graph) -> bool:
+    return other in graph.outlinks.get(one, ()) or one in graph.outlinks.get(other, ())
+
+
+def _related(
+    path: str, labels: tuple[str, ...], inverse: tuple[str, ...], pages: Mapping[str, Page], graph: Graph
+) -> tuple[str, list[str], bool] | None:
+    """The pages ``path``'s line of one of ``labels`` links to, else the pages whose line of one of
+    ``inverse`` links to ``path``."""
+    for label in labels:
+        targets = _links_under(pages[path], label, graph)
+        targets = [target for target in targets if target != path and target in pages]
+        if targets:
+            return label, targets, False
+    for label in inverse:
+        sources = [
+            other
+            for other in graph.backlinks.get(path, ())
+            if other in pages and path in _links_under(pages[other], label, graph)
+        ]
+        if sources:
+            return label, sources, True
+    return None
+
+
+def _links_under(page: Page, label: str, graph: Graph) -> list[str]:
+    found: list[str] = []
+    for relation in page.relations:
+        if relation.label != label:
+            continue
+        for link in relation.links:
+            target = graph.resolver.resolve(link.target)
+            if target is not None and target not in found:
+                found.append(target)
+    return found
+
+
+def _supported(
+    question: Question,
+    labels: tuple[str, ...],
+    subject: str,
+    targets: list[str],
+    read: dict[str, _Read],
+    store: SearchStore,
+    scorer: SentenceScorer,
+) -> tuple[list[str], Scored | None] | None:
+    """The targets a sentence supports, and the best such sentence.
+
+    When the question says more than the relation (責任著者 in P が責任著者の論文は?; the words of
+    the relation's own label, 関連 of 関連プロダクト, are the relation), only the
+    targets with a sentence about both pages that covers at least half of those words are kept;
+    none kept means the relation does not answer. Otherwise every target stands, and the sentence
+    is shown when there is one.
+    """
+    said_by_label = " ".join(labels)
+    qualifiers = [
+        k
+        for k in question.keywords
+        if k.name is None
+        and not k.lone
+        and k.text not in said_by_label
+        and scorer.weights.get(k.text, 0.0) > 0
+    ]
+    weight = sum(scorer.weights[k.text] for k in qualifiers)
+    candidates = list(_sentences_about(subject, targets[:MAX_TARGETS], read, store, scorer))
+    best_by_target: dict[str, Scored] = {}
+    for target, scored in candidates:
+        if target not in best_by_target or _order(scored) < _order(best_by_target[target]):
+            best_by_target[target] = scored
+    if weight > 0:
+        kept = [
+            target
+            for target in targets[:MAX_TARGETS]
+            if target in best_by_target
+            and _covers(best_by_target[target], qualifiers, scorer) >= ANSWERS_AT * weight
+        ]
+        if not kept:
+            return None
+    else:
+        kept = targets
+    support = min((best_by_target[t] for t in kept if t in best_by_target), key=_order, default=None)
+    return kept, support
+
+
+def _sentences_about(
+    subject: str, targets: list[str], read: dict[str, _Read], store: SearchStore, scorer: SentenceScorer
+) -> Iterable[tuple[str, Scored]]:
+    """Sentences on the subject's page naming a target, and on a target's page naming the subject."""
+    own = read.get(subject)
+    for scored in own.best if own else ():
+        for target in targets:
+            if scorer.about(scored.sentence, target):
+                yield target, scored
+    for rank, target in enumerate(targets, start=len(read)):
+        page = read.get(target)
+        best = page.best if page else scorer.best(sentences_of(tuple(store.page_chunks(target)), rank))
+        for scored in best:
+            if scorer.about(scored.sentence, subject):
+                yield target, scored
+
+
+def _covers(scored: Scored, qualifiers: list[Keyword], scorer: SentenceScorer) -> float:
+    """The weight of the qualifiers the sentence says, in the question's words or as Japanese
+    prose renders them (write → 著者)."""
+    folded = scored.sentence.folded
+    return sum(
+        scorer.weights[k.text] for k in qualifiers if any(text in folded for text in (k.text, *k.glosses))
+    )
+
+
+# -- values for the edges ------------------------------------------------------------------
+
+
+def _sentence(scored: Scored, pages: Mapping[str, Page], url_for: UrlFor) -> AnswerSentence:
+    sentence = scored.sentence
+    page = pages[sentence.path]
+    return AnswerSentence(
+        text=sentence.text,
+        path=page.path,
+        title=page.title,
+        section=sentence.section or None,
+        url=url_for(page.path),
+        terms=scored.terms,
+        marks=scored.marks,
+        confidence=round(scored.score, 3),
+    )
+
+
+def _passage(page: _Read, pages: Mapping[str, Page], url_for: UrlFor) -> Passage:
+    """The passage of a page that holds its best sentence."""
+    best = page.best[0].sentence if page.best else None
+    chunk = next((c for c in page.chunks if best and c.ordinal == best.ordinal), page.chunks[0])
+    info = pages[page.ranked.path]
+    return Passage(
+        path=info.path,
+        title=info.title,
+        type=info.type,
+        section=chunk.heading or None,
+        text=" ".join(strip_citations(chunk.text).split()),
+        url=url_for(info.path),
+        score=round(page.ranked.score, 3),
+    )
+
+
+def _hit(page: _Read, pages: Mapping[str, Page], url_for: UrlFor) -> Hit:
+    return page_hit(
+        pages[page.ranked.path], Ranked(page.ranked.path, page.ranked.score, page.chunks), page.best, url_for
+    )

@@ -1,0 +1,322 @@
+"""Reading a question: its words, the pages it names, and the kind of answer it asks for.
+
+One reading serves retrieval (`index.asking.search`) and the answer step (`index.asking.answer`):
+
+- **terms** for the full-text store. Whatever was typed is text, never syntax. The words that ask
+  (何, how), English stop words, and bigrams of particles or of a word and its particle (のは,
+  アは of ファームウェアは) are dropped unless nothing else is left.
+- **the pages it names**: titles, aliases and sources' short names, also typed with other case,
+  width, spacing or a legal suffix, as `/entity` reads names (`index.catalog.names`).
+- **the wiki's aliases as a bilingual dictionary**: a page named in one script adds the terms of
+  its names in the other (``root cause analysis`` → 根本原因分析, 異常検知 → ``anomaly detection``),
+  so an English question finds Japanese prose and the reverse.
+- **its shape and the relation it asks for** (`index.asking.vocabulary`: a number, a name, a definition, a
+  difference; 開発元, 共同研究先 …).
+- **keywords** for choosing sentences: Latin words, and CJK bigrams taken inside words (a bigram
+  across a particle, like の本 in の本番, says nothing about an answer), a lone kanji as itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from index.analysis import Token, fold, is_function_bigram, tokenize
+from index.asking.vocabulary import (
+    STOPWORDS,
+    Relation,
+    Shape,
+    gloss,
+    relations_asked,
+    says_a_change,
+    shape_of,
+    singular,
+)
+from index.catalog.names import NameSpan, NameTable
+from index.model import Page
+from index.store.engine import QueryPlan
+
+MAX_QUERY_CHARS = 1000
+"""The longest question answered. The edge refuses longer text politely; the domain never cuts."""
+MAX_TERMS = 48
+MAX_LINKED = 5
+DICTIONARY_TYPES = frozenset({"entity", "concept"})
+"""Pages whose names translate: a source's aliases are citations (``Cui+, arXiv2025``), not names."""
+LATIN_NAMED_TYPES = frozenset({"entity"})
+"""Pages the prose names in Latin letters (ByteDance, not バイトダンス): typed in Latin, their other
+names add nothing; typed in kana or kanji, their Latin names are what the prose says."""
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """A unit of the question a sentence can contain. ``name`` is the path of the page whose name
+    it is part of (a sentence on that page, or naming it, contains it)."""
+
+    text: str
+    start: int
+    name: str | None = None
+    word: int = 0
+    """Where the word it was taken from starts (手動 and 診断 both come from 手動診断)."""
+    glosses: tuple[str, ...] = ()
+    """How Japanese prose says this English word (``reduce`` → 削減, 短縮 …), from `GLOSSES`."""
+
+    @property
+    def lone(self) -> bool:
+        """A single kanji or kana: says less than a word or bigram (短 of 短くなった)."""
+        return len(self.text) == 1 and not self.text.isascii()
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    language: str
+    """``ja`` when anything but the names is written in Japanese, else ``en``."""
+    terms: tuple[str, ...]
+    ranking: tuple[str, ...]
+    """Terms that rank what the others find and find nothing: verbs, a word glued to its
+    particle (害に) (`_terms`)."""
+    named: tuple[str, ...]
+    """Pages named in the question, in the order they occur."""
+    names: tuple[NameSpan, ...]
+    expansions: tuple[tuple[str, float], ...]
+    """Terms the bilingual dictionary added, with their weight."""
+    shape: Shape
+    unit: str | None
+    """What the asked number counts (何 GPU → ``gpu``), when the question says."""
+    cues: tuple[str, ...]
+    """Words an answer of this shape contains (``which team`` → チーム, team …)."""
+    wants: str | None
+    """The type of page that answers (``which paper`` → ``source``), when the question says."""
+    relations: tuple[Relation, ...]
+    keywords: tuple[Keyword, ...]
+    too_long: bool = False
+
+    @property
+    def answered_by(self) -> str | None:
+        """The type of page that answers: the one the question names (which paper → a source),
+        else the one its relation implies (…に関する研究は? → sources)."""
+        if self.wants is not None:
+            return self.wants
+        return self.relations[0].answered_by if self.relations else None
+
+    @property
+    def folded(self) -> str:
+        return fold(self.text)
+
+    def plan(self, extra_linked: tuple[str, ...] = ()) -> QueryPlan:
+        """The store query: terms (expansions at their weight), the pages named, and how Japanese
+        prose says the question's English verbs (reduce → 削減, 短縮 …), which only rank what the
+        terms find: each is one of several renderings, and none is what the question typed."""
+        weights = {term: weight for term, weight in self.expansions if term not in self.terms}
+        linked = tuple(dict.fromkeys((*self.named, *extra_linked)))[:MAX_LINKED]
+        renderings = tuple(
+            dict.fromkeys(
+                gloss
+                for keyword in self.keywords
+                for gloss in keyword.glosses
+                if len(gloss) == 2 and gloss not in self.terms and gloss not in weights
+            )
+        )
+        return QueryPlan(
+            terms=(*self.terms, *weights)[:MAX_TERMS],
+            linked_paths=linked,
+            term_weights=weights,
+            ranking_terms=(*renderings, *(term for term in self.ranking if term not in renderings)),
+        )
+
+
+def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Question:
+    """Everything the search and the answer step need to know about ``text``."""
+    text = " ".join(text.split())
+    if len(text) > MAX_QUERY_CHARS:
+        return Question(text, "en", (), (), (), (), (), Shape.OPEN, None, (), None, (), (), too_long=True)
+    folded = fold(text)
+    spans = tuple(_papers_named(folded, names.name_spans(text), names))
+    named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
+    shaped = shape_of(folded)
+    terms, ranking = _terms(text, shaped.asking, spans)
+    relations, relation_spans = relations_asked(folded, shaped.shape)
+    return Question(
+        text=text,
+        language=_language(folded, spans),
+        terms=terms,
+        ranking=ranking,
+        named=named,
+        names=spans,
+        expansions=_expansions(folded, spans, pages),
+        shape=shaped.shape,
+        unit=shaped.unit,
+        cues=shaped.cues,
+        wants=shaped.wants,
+        relations=relations,
+        keywords=_keywords(folded, spans, [*shaped.asking, *relation_spans]),
+    )
+
+
+def _papers_named(folded: str, spans: list[NameSpan], names: NameTable) -> list[NameSpan]:
+    """``Minder の論文``, ``the Minder paper``: a name a product and its paper share means the paper
+    when the question says so."""
+    found = []
+    for span in spans:
+        after = folded[span.end : span.end + 8]
+        if span.page.type != SOURCE and _PAPER_AFTER.match(after):
+            sources = [hit.page for hit in names.resolve(folded[span.start : span.end]).candidates]
+            paper = next((page for page in sources if page.type == SOURCE), None)
+            if paper is not None:
+                span = NameSpan(span.start, span.end, paper)
+        found.append(span)
+    return found
+
+
+_PAPER_AFTER = re.compile(r"\s*(?:の\s*)?(?:論文|paper)")
+SOURCE = "source"
+
+
+def _terms(
+    text: str, asking: list[tuple[int, int]], spans: tuple[NameSpan, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The terms that say what the question is about: not the words that ask (何 of 何 GPU: no
+    passage says them), English stop words, or bigrams of particles (`_is_content`), except in a
+    name, which is said as written (the kana of 石井さくら are not particles). Second, the terms
+    that rank the passages the first find, and find none: the verbs of the vocabulary (`_verb`),
+    and the bigrams that glue a word to its particle (害に of 障害に反応), which rank passages
+    that say the words with the question's particles.
+
+    No phrases: consecutive bigrams already say that characters stand together (動診 is only
+    where 手動 and 診断 touch), a phrase of the question's English is its grammar more than the
+    wiki's words (``paper proposes …``), and whoosh checks a phrase's positions in every passage
+    holding all of its terms, which for the commonest costs more than the rest of the search."""
+    folded = fold(text)
+    tokens = list(tokenize(text))
+    content = [
+        t
+        for t in tokens
+        if (
+            any(span.start <= t.start and t.end <= span.end for span in spans)
+            or (_is_content(t, folded) if t.cjk else t.text not in STOPWORDS)
+        )
+        and not any(start < t.end and t.start < end for start, end in asking)
+    ]
+    verbs = [t for t in content if _verb(t.text) and not any(s.start <= t.start < s.end for s in spans)]
+    if len(verbs) < len(content):  # a question of verbs alone is found by them
+        content = [t for t in content if t not in verbs]
+    terms = tuple(dict.fromkeys(token.text for token in content or tokens))[:MAX_TERMS]
+    glued = [
+        t.text
+        for t in tokens
+        if t.cjk
+        and t.text not in terms
+        and not is_function_bigram(t.text)
+        and not any(start < t.end and t.start < end for start, end in asking)
+    ]
+    ranking = [t.text for t in verbs if t.text not in terms] + glued
+    return terms, tuple(dict.fromkeys(ranking))[:MAX_TERMS]
+
+
+def _verb(text: str) -> bool:
+    """An English verb of the vocabulary (reduce, runs: `index.asking.vocabulary.GLOSSES`), or a Japanese
+    verb of change (短縮, 向上): how the question asks about its subject, which passages say in
+    many ways. An English one over Japanese prose finds what it should not (reduce in
+    all-reduce); its renderings rank (`Question.plan`)."""
+    return bool(singular(text) and gloss(singular(text))) if text.isascii() else says_a_change(text)
+
+
+def _is_content(token: Token, folded: str) -> bool:
+    """A CJK bigram that says what the question is about. Hiragana are particles and endings:
+    a bigram of them (した, のは) says nothing, and neither does one that glues a word to its
+    particle (ンに of オーケストレーションによって, アは of ファームウェアは): the particle is the
+    question's (は) where the statement has its own (が), so the bigram is not in the answer and,
+    being rare, would outweigh the words. A lone kanji between hiragana (短 of 短くなった, 動 of
+    動いた) has no bigram but its glued one, which stays."""
+    text = token.text
+    hiragana = [bool(_HIRAGANA.fullmatch(char)) for char in text]
+    if all(hiragana):
+        return False
+    if not any(hiragana):
+        return True
+    if hiragana[1]:  # word + particle (短く): kept when the word is that one character
+        before = folded[token.start - 1] if token.start > 0 else ""
+        return not _is_word_char(before)
+    after = folded[token.end] if token.end < len(folded) else ""  # particle + word (の図)
+    return not _is_word_char(after) and not _HIRAGANA.fullmatch(after or "a")
+
+
+def _language(folded: str, spans: tuple[NameSpan, ...]) -> str:
+    rest = list(folded)
+    for span in spans:
+        rest[span.start : span.end] = [" "] * (span.end - span.start)
+    return "ja" if any(_is_cjk(char) for char in rest) else "en"
+
+
+def _expansions(
+    folded: str, spans: tuple[NameSpan, ...], pages: Mapping[str, Page]
+) -> tuple[tuple[str, float], ...]:
+    """Terms of a named page's names in the other script, weighted so the name counts once."""
+    added: dict[str, float] = {}
+    for span in spans:
+        page = pages.get(span.page.path)
+        if page is None or page.type not in DICTIONARY_TYPES:
+            continue
+        written = folded[span.start : span.end]
+        latin = not any(_is_cjk(char) for char in written)
+        if latin and page.type in LATIN_NAMED_TYPES:
+            continue
+        size = sum(1 for _ in tokenize(written))
+        for name in (page.title, *page.aliases):
+            if latin == (not any(_is_cjk(char) for char in fold(name))):
+                continue
+            terms = [
+                t.text for t in tokenize(name) if not is_function_bigram(t.text) and t.text not in STOPWORDS
+            ]
+            for term in terms:  # the name weighs as much in the other script as where it was typed
+                added[term] = max(added.get(term, 0.0), min(1.0, size / len(terms)))
+    return tuple(added.items())
+
+
+def _keywords(folded: str, spans: tuple[NameSpan, ...], asking: list[tuple[int, int]]) -> tuple[Keyword, ...]:
+    """Latin words and in-word CJK bigrams (lone kanji as themselves), outside the asking words."""
+
+    def asked(start: int, end: int) -> bool:
+        return any(s < end and start < e for s, e in asking)
+
+    def owner(start: int) -> str | None:
+        return next((span.page.path for span in spans if span.start <= start < span.end), None)
+
+    found: dict[str, Keyword] = {}
+    for match in _WORD.finditer(folded):
+        word = match.group()
+        start = match.start()
+        if word.isascii():
+            if asked(start, match.end()):
+                continue
+            if word not in STOPWORDS or owner(start):
+                text = singular(word)
+                found.setdefault(
+                    text, Keyword(text, start, owner(start), start, () if owner(start) else gloss(text))
+                )
+            continue
+        for piece in _SCRIPT_RUN.finditer(word):
+            text, offset = piece.group(), start + piece.start()
+            grams = [text] if len(text) == 1 else [text[i : i + 2] for i in range(len(text) - 1)]
+            for index, gram in enumerate(grams):
+                at = offset + index
+                if not asked(at, at + len(gram)) and not _HIRAGANA.fullmatch(gram):
+                    found.setdefault(gram, Keyword(gram, at, owner(at), offset))
+    return tuple(found.values())
+
+
+_WORD = re.compile(r"[a-z0-9]+|[\u3005\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_SCRIPT_RUN = re.compile(r"[\u30a0-\u30ff]+|[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+"""Inside a CJK run, words are runs of one script: katakana, or kanji. Hiragana are particles and
+endings, and a bigram across a script change (番ク of 本番クラスタ) spans two words."""
+_HIRAGANA = re.compile(r"[\u3040-\u309f]+")
+
+
+def _is_word_char(char: str) -> bool:
+    """Kanji or katakana: part of a word, not a particle."""
+    return bool(char) and _is_cjk(char) and not _HIRAGANA.fullmatch(char)
+
+
+def _is_cjk(char: str) -> bool:
+    return bool(_WORD.fullmatch(char)) and not char.isascii()

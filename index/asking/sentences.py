@@ -1,0 +1,375 @@
+"""Sentences of retrieved passages, scored by how much of a question each one answers.
+
+A sentence is read where it stands: on its page, under its section, in its passage. Its
+**coverage** is the share of the question's keywords it contains, each weighted by how rare it is
+in the wiki (IDF, `index.asking.weights`). The page's own names and the section heading count as
+said (a sentence on
+Minder's page under 性能 is about Minder's performance without repeating either); a word said
+elsewhere in its passage counts half; a keyword that is part of a page's name counts when the
+sentence names that page in any of its names (so ``root cause analysis`` is found in 根本原因分析).
+Its **fit** says whether it holds what the question's shape asks for: a quantity (of the unit
+asked, when one is), a name, a definition, the two things compared. A sentence that asks (ends in
+a question mark) fits nothing.
+
+The score is the coverage, halved when the sentence does not fit: a sentence without what was asked
+answers at most half of the question. A sentence *answers* when it fits, concerns a page the
+question names (when it names one), and covers at least half of the question's weight; below that
+the reply says it found no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from index.analysis import fold
+from index.asking.question import Question
+from index.asking.vocabulary import Shape, singular
+from index.asking.weights import SaidText, words_of
+from index.catalog.graph import short_names
+from index.catalog.names import NameTable
+from index.model import Page
+from index.reading.prose import strip_citations
+
+ANSWERS_AT = 0.5
+"""Coverage from which a fitting sentence is an answer: it says more of the question than it leaves out."""
+UNFIT_FACTOR = 0.5
+PASSAGE_SHARE = 0.5
+"""A word of the question said elsewhere in the sentence's passage counts half: the sentence is
+read in its paragraph (…チームで開発された。本番の ML 基盤で稼働している。), but it is not what says it."""
+MAX_SENTENCE_CHARS = 320
+DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
+"""Where a page says what its subject is: the lead, ``## 定義``, ``## 概要``."""
+
+_SPLIT = re.compile(r"(?<=[。！？!?])|(?<=[a-z0-9)]{2}\.)(?=\s+[A-Z])|\n")
+"""Sentence ends: 。！？!?, a line break, and a full stop after a word, before a capital (not the
+initial in ``Michael R. Lyu``)."""
+_SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
+_BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
+_LATIN = re.compile(r"[a-z0-9]+")
+_QUANTITY = re.compile(
+    r"(?<![a-z0-9.])(?:約|およそ|最大|平均)?\d[\d,]*(?:\.\d+)?(?:\s*[〜~～-]\s*\d[\d,]*(?:\.\d+)?)?"
+    r"\s*(?:%|％|倍|割|万|億|千)?"
+)
+_NOT_QUANTITY = re.compile(r"^(?:19|20)\d\d$|^\d{4}\.\d{4,5}$")
+"""Years (NSDI 2025) and arXiv numbers are numbers no question asks for."""
+_UNIT_GAP = 12
+"""How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
+_CONTRAST = re.compile(
+    r"一方|対し|異なり|違い|違う|比べ|が、|のに|whereas|unlike|while|in contrast|but|however|instead"
+)
+_DEFINES = re.compile(r"とは|である|の総称|を指す|\bis an?\b|\brefers? to\b|\bmeans\b")
+_INTERROGATIVE = re.compile(r"(?:[?？]|(?<!ほ)か。)\s*$")
+"""A sentence that asks (a page's ``## 問い``) does not answer."""
+_NAME_BEFORE = re.compile(
+    r"(?:[a-z0-9][a-z0-9.&'-]*\s+)*[a-z0-9][a-z0-9.&'-]*$|[\u30a0-\u30ff\u4e00-\u9fffa-z0-9.&'-]+$"
+)
+"""Latin words (``High-speed Network``), or a run of katakana, kanji and Latin (``資源SRE``)."""
+_CAPITALISED = re.compile(r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*)*")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a passage, as shown (``text``) and as matched (``folded``)."""
+
+    text: str
+    folded: str
+    path: str
+    section: str
+    ordinal: int
+    index: int
+    rank: int
+    """The rank of its page in the retrieval (0 is first)."""
+    passage: str = ""
+    """The folded text of the whole passage it stands in."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    sentence: Sentence
+    coverage: float
+    fits: bool
+    about: bool
+    """It concerns a page the question names (is on it or names it), or the question names none."""
+    score: float
+    said: float
+    """The weight of the keywords the sentence itself says, names aside (not its page or passage)."""
+    terms: tuple[str, ...]
+    """The question's keywords it contains, as written in the sentence."""
+    marks: tuple[tuple[int, int], ...]
+    """Spans of ``sentence.text`` to emphasise: the keywords, and the quantity or name asked for."""
+
+    @property
+    def order(self) -> tuple[float, float, bool, int, int, int]:
+        """Best first: score; then what it says itself (when its page says the rest for all its
+        sentences alike); a whole sentence before a fragment (a callout's title); then the rank
+        of its page, then page order."""
+        sentence = self.sentence
+        whole = bool(_SENTENCE_END.search(sentence.text))
+        return (-self.score, -self.said, not whole, sentence.rank, sentence.ordinal, sentence.index)
+
+    @property
+    def answers(self) -> bool:
+        return self.fits and self.about and self.coverage >= ANSWERS_AT
+
+
+def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: int) -> list[Sentence]:
+    """The sentences of a passage: list items and lines are sentences too; citations go."""
+    found: list[Sentence] = []
+    passage = fold(" ".join(text.split()))
+    for piece in _SPLIT.split(strip_citations(text)):
+        shown = " ".join(_BULLET.sub("", piece).split())
+        if len(shown) < 2:
+            continue
+        if len(shown) > MAX_SENTENCE_CHARS:
+            shown = shown[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
+        found.append(Sentence(shown, fold(shown), path, section, ordinal, len(found), rank, passage))
+    return found
+
+
+class SentenceScorer:
+    """Scores sentences against one question (see the module docstring)."""
+
+    def __init__(
+        self,
+        question: Question,
+        weights: Mapping[str, float],
+        pages: Mapping[str, Page],
+        names: NameTable,
+        *,
+        subject: str | None = None,
+        subject_weight: float = 0.0,
+        unit: str | None = None,
+    ) -> None:
+        self.question = question
+        self.weights = weights
+        self.pages = pages
+        self.names = names
+        self.subject = subject
+        self.unit = unit
+        """What the asked number must count (何 GPU), when the passages say it."""
+        self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
+        self._names_of = {path: folded_names(pages[path]) for path in self.named if path in pages}
+        self._context: dict[tuple[str, str], SaidText] = {}
+        self._passages: dict[tuple[str, int], SaidText] = {}
+        self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
+        self._subject_weight = subject_weight if subject and not question.named else 0.0
+        # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
+        # named it: the page's name weighs what it would have weighed typed.
+        self._total += self._subject_weight
+
+    def score(self, sentence: Sentence) -> Scored:
+        context = self._context_of(sentence)
+        words = words_of(sentence.folded)
+        covered = said = 0.0
+        terms: list[tuple[int, int]] = []
+        for keyword in self.question.keywords:
+            weight = self.weights.get(keyword.text, 0.0)
+            if keyword.name is not None and self.about(sentence, keyword.name):
+                covered += weight
+                continue
+            spans = _occurrences(keyword.text, sentence.folded, words)
+            for rendering in keyword.glosses:
+                spans.extend(_occurrences(rendering, sentence.folded, words))
+            if spans or context.has(keyword.text):
+                covered += weight
+                said += weight if spans else 0.0
+                terms.extend(spans)
+            elif any(self._passage_of(sentence).has(text) for text in (keyword.text, *keyword.glosses)):
+                covered += weight * PASSAGE_SHARE
+        if self._subject_weight and self.subject and self.about(sentence, self.subject):
+            covered += self._subject_weight
+        coverage = covered / self._total if self._total > 0 else 0.0
+        fits, values = (False, []) if asks(sentence) else self._fit(sentence)
+        about = not self.named or any(self.about(sentence, path) for path in self.named)
+        score = coverage if fits else coverage * UNFIT_FACTOR
+        # Spans index the folded text; they fit the shown text when folding kept its length.
+        aligned = len(sentence.folded) == len(sentence.text)
+        marks = _merge([*values, *terms]) if aligned else ()
+        return Scored(
+            sentence,
+            coverage,
+            fits,
+            about,
+            score,
+            said,
+            tuple(dict.fromkeys(sentence.folded[start:end] for start, end in _merge(terms))),
+            marks,
+        )
+
+    def best(self, sentences: Iterable[Sentence]) -> list[Scored]:
+        """Best first (`Scored.order`)."""
+        return sorted((self.score(sentence) for sentence in sentences), key=lambda scored: scored.order)
+
+    # -- what the sentence is about ----------------------------------------------------------
+
+    def about(self, sentence: Sentence, path: str) -> bool:
+        """The sentence is on the page, or names it (in any of its names)."""
+        if sentence.path == path:
+            return True
+        if path not in self._names_of:
+            self._names_of[path] = folded_names(self.pages[path]) if path in self.pages else ()
+        return any(_mentions(name, sentence.folded) for name in self._names_of[path])
+
+    def _context_of(self, sentence: Sentence) -> SaidText:
+        key = (sentence.path, sentence.section)
+        if key not in self._context:
+            page = self.pages.get(sentence.path)
+            names = " ".join(folded_names(page)) if page else ""
+            self._context[key] = SaidText.of(f"{names} {fold(sentence.section)}")
+        return self._context[key]
+
+    def _passage_of(self, sentence: Sentence) -> SaidText:
+        key = (sentence.path, sentence.ordinal)
+        if key not in self._passages:
+            self._passages[key] = SaidText.of(sentence.passage)
+        return self._passages[key]
+
+    # -- what the question's shape asks for ------------------------------------------------
+
+    def _fit(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
+        shape = self.question.shape
+        if shape is Shape.NUMBER:
+            return self._quantity(sentence)
+        if shape is Shape.NAME:
+            return self._name(sentence)
+        if shape is Shape.DEFINITION:
+            return self._definition(sentence), []
+        if shape is Shape.DIFFERENCE:
+            return self._difference(sentence), []
+        return True, []
+
+    def _quantity(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
+        unit = self.unit
+        found: list[tuple[int, int]] = []
+        for match in _QUANTITY.finditer(sentence.folded):
+            digits = match.group().strip()
+            if not digits or _NOT_QUANTITY.match(digits):
+                continue
+            end = match.end()
+            if unit:
+                at = sentence.folded.find(unit, end, end + _UNIT_GAP + len(unit))
+                if at < 0:
+                    continue
+                end = at + len(unit)
+            found.append(_strip_span(sentence.folded, match.start(), end))
+        return bool(found), found
+
+    def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
+        cues = self.question.cues
+        if cues:
+            spans = []
+            for cue in cues:
+                at = sentence.folded.find(cue)
+                while at >= 0:
+                    spans.append(_named_before(sentence, at, at + len(cue)))
+                    at = sentence.folded.find(cue, at + len(cue))
+            return bool(spans), spans
+        named = set(self.named)
+        wants = self.question.wants
+        page = self.pages.get(sentence.path)
+        if wants is not None and page is not None and page.type == wants and sentence.path not in named:
+            return True, []  # which paper …: a sentence of a paper answers with its page
+        spans: list[tuple[int, int]] = []
+        if wants is None and len(sentence.folded) == len(sentence.text):
+            # A name written in capitals (cheap to see) is a name; the name table is asked only
+            # for sentences without one (names in kana or kanji), or for a kind of page.
+            own = self._names_of.get(sentence.path) or ()
+            spans = [
+                match.span()
+                for match in _CAPITALISED.finditer(sentence.text)
+                if fold(match.group()) not in own and not self._names_a_subject(match.group())
+            ]
+        if not spans:
+            spans = [
+                (span.start, span.end)
+                for span in self.names.name_spans(sentence.text)
+                if span.page.path not in named
+                and span.page.path != sentence.path
+                and (wants is None or span.page.type == wants)
+            ]
+        return bool(spans), spans
+
+    def _names_a_subject(self, text: str) -> bool:
+        folded = fold(text)
+        return any(
+            folded in names or any(folded in name for name in names) for names in self._names_of.values()
+        )
+
+    def _definition(self, sentence: Sentence) -> bool:
+        subjects = [path for path in self.named if path in self.pages]
+        if not subjects:
+            return bool(_DEFINES.search(sentence.folded))
+        if sentence.path in subjects:
+            return sentence.section in DEFINITION_SECTIONS or bool(_DEFINES.search(sentence.folded))
+        return any(self.about(sentence, path) for path in subjects) and bool(_DEFINES.search(sentence.folded))
+
+    def _difference(self, sentence: Sentence) -> bool:
+        """Both things compared (or the one named) and a word that contrasts them."""
+        about = [path for path in self.named if self.about(sentence, path)]
+        return len(about) >= min(2, len(self.named) or 1) and bool(_CONTRAST.search(sentence.folded))
+
+
+def asks(sentence: Sentence) -> bool:
+    """The sentence is a question (a page's ``## 問い``): it answers nothing."""
+    return bool(_INTERROGATIVE.search(sentence.folded))
+
+
+def folded_names(page: Page) -> tuple[str, ...]:
+    """Every name the page goes by, folded (a source also by its short names: ``MegaScale``)."""
+    names = (page.title, page.stem, *page.aliases, *(short_names(page) if page.type == "source" else ()))
+    return tuple(dict.fromkeys(fold(name).strip() for name in names if len(name.strip()) >= 2))
+
+
+def _mentions(name: str, folded: str) -> bool:
+    """``name`` stands in the text; a Latin name only as whole words (``ai`` is not in ``aiops``)."""
+    if not name.isascii():
+        return name in folded
+    return name in folded and _whole_word(name).search(folded) is not None
+
+
+@lru_cache(maxsize=4096)
+def _whole_word(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])")
+
+
+def _occurrences(text: str, folded: str, words: set[str]) -> list[tuple[int, int]]:
+    """Where a keyword stands in a folded sentence: Latin words whole (plural or not), CJK anywhere."""
+    if text.isascii():
+        if text not in words:
+            return []
+        return [m.span() for m in _LATIN.finditer(folded) if singular(m.group()) == text]
+    spans = []
+    at = folded.find(text)
+    while at >= 0:
+        spans.append((at, at + len(text)))
+        at = folded.find(text, at + 1)
+    return spans
+
+
+def _named_before(sentence: Sentence, start: int, end: int) -> tuple[int, int]:
+    """A cue with the name written before it: ``High-speed Network チーム``, ``AIOps グループ``."""
+    head = sentence.folded[:start].rstrip()
+    name = _NAME_BEFORE.search(head)
+    return (name.start() if name else start, end)
+
+
+def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _merge(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Overlapping or touching spans as one, in order."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return tuple((start, end) for start, end in merged)

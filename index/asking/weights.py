@@ -1,0 +1,150 @@
+"""What each word of a question weighs when sentences are measured against it.
+
+IDF in the wiki's passages, adjusted to the passages retrieved for the question: a word is matched
+by sentences of its own script, a word none of them says cannot tell them apart, and a word the
+question needs but the passages lack must keep its weight so that nothing passes for its answer
+(see `keyword_weights`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from index.analysis import fold, is_function_bigram, tokenize
+from index.asking.question import Keyword, Question
+from index.asking.vocabulary import says_a_change, singular
+
+_LATIN = re.compile(r"[a-z0-9]+")
+
+
+def keyword_weights(
+    question: Question,
+    total: int,
+    frequencies: Mapping[str, int],
+    sentences: Iterable[str],
+    titles: Iterable[str] = (),
+) -> dict[str, float]:
+    """IDF of each keyword in the wiki's passages, for the retrieved ``sentences`` (folded).
+
+    A keyword is matched by sentences of its own script, so it weighs its IDF times the share of
+    the retrieved sentences written in that script (an English word over Japanese passages weighs
+    little; over English ones, fully); numbers are in both, and so is a word of the ``titles``
+    (folded names) of the pages the sentences stand on, which count as said by each of their
+    sentences (a source's English title over its Japanese prose). A keyword none of the retrieved
+    sentences contains cannot tell them apart. It weighs nothing when that is a gap of language (a
+    Latin word in a question over Japanese prose: ``used``, ``production``), of a verb of change
+    prose says in many ways or not at all (向上 where the wiki says 1.34 倍だった), or of wording (手動 of
+    手動診断 where the wiki never writes 手動診断 but says 人手での診断: another part of the same
+    word is there). It keeps its weight when it is a name typed as one (capitals, digits), a whole
+    Japanese word the passages lack (消費電力), or a part of a word the wiki does write as the
+    question does (筆頭 of 筆頭著者 when the passages say only 著者): the question then asks for
+    something they do not say, and no sentence should pass for its answer. A lone kanji (短 of
+    短くなった) says less than any two-character unit and weighs half the lightest of them.
+    """
+    sentences = list(sentences)
+    said = " ".join(sentences)
+    words = words_of(said)
+    present = {k.text for k in question.keywords if occurs_in(k.text, said, words)}
+    # The names of the pages the sentences stand on count as said by each of them (a source's
+    # English title over its Japanese prose): a word found there is matched in its own script.
+    named = " ".join(titles)
+    in_titles = {k.text for k in question.keywords if occurs_in(k.text, named, words_of(named))}
+    present |= in_titles
+    glossed = {
+        k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
+    }
+    words_present = {k.word for k in question.keywords if k.text in present and not k.lone}
+    # A word the wiki writes as the question does (all its bigrams occur: 筆頭著者) is a word it
+    # uses; a word it never writes so (手動診断, where it says 人手での診断) is a gap of wording.
+    unwritten = {k.word for k in question.keywords if not k.lone and not frequencies.get(k.text, 0)}
+    latin = sum(1 for sentence in sentences if _is_latin(sentence)) / len(sentences) if sentences else 0.5
+    weights: dict[str, float] = {}
+    for keyword in question.keywords:
+        if keyword.lone:
+            continue
+        idf = _idf(total, max(frequencies.get(keyword.text, 0), 1))
+        if keyword.name is not None:
+            weights[keyword.text] = idf
+        elif keyword.text in present:
+            # A word is matched by sentences of its own script: an English word in a question over
+            # Japanese passages weighs as much as English is their language. Numbers are in both.
+            share = (
+                1.0
+                if keyword.text.isdigit() or keyword.text in in_titles
+                else latin
+                if keyword.text.isascii()
+                else 1 - latin
+            )
+            weights[keyword.text] = idf * share
+        elif glossed.get(keyword.text):
+            # Said in Japanese (runs → 運用): it weighs what its commonest rendering weighs.
+            frequency = max(max(frequencies.get(g, 0), 1) for g in glossed[keyword.text])
+            weights[keyword.text] = _idf(total, frequency) * (1 - latin)
+        elif keyword.text.isascii():
+            weights[keyword.text] = idf if _typed_as_name(question.text, keyword) else 0.0
+        elif says_a_change(keyword.text):
+            # A verb of change (向上, 短縮) the passages do not say: they say it otherwise (MFU …
+            # 1.34 倍だった), a gap of wording, as when its English form is missing.
+            weights[keyword.text] = 0.0
+        else:
+            gap = keyword.word in words_present and keyword.word in unwritten
+            weights[keyword.text] = 0.0 if gap else idf
+    lightest = min((w for w in weights.values() if w > 0), default=1.0)
+    for keyword in question.keywords:
+        if keyword.lone:
+            weights[keyword.text] = lightest / 2
+    return weights
+
+
+def _is_latin(folded: str) -> bool:
+    """Mostly Latin letters (an English sentence), as against Japanese with English names in it."""
+    letters = [char for char in folded if char.isalpha()]
+    return bool(letters) and sum(char.isascii() for char in letters) * 2 > len(letters)
+
+
+def name_weight(name: str, total: int, frequencies: Mapping[str, int]) -> float:
+    """What a page's name weighs as keywords: the IDF of its words."""
+    return sum(_idf(total, max(frequencies.get(term, 0), 1)) for term in name_terms(name))
+
+
+def name_terms(name: str) -> list[str]:
+    return [token.text for token in tokenize(name) if not is_function_bigram(token.text)]
+
+
+def _idf(total: int, frequency: int) -> float:
+    return math.log(1 + (total - frequency + 0.5) / (frequency + 0.5))
+
+
+def _typed_as_name(text: str, keyword: Keyword) -> bool:
+    if keyword.name is not None:
+        return True
+    if len(fold(text)) != len(text):
+        return False
+    written = text[keyword.start : keyword.start + len(keyword.text)]
+    return any(char.isupper() or char.isdigit() for char in written[1:]) or written[:1].isdigit()
+
+
+@dataclass(frozen=True)
+class SaidText:
+    """Folded text with its Latin words (singular), for asking whether it says a keyword."""
+
+    folded: str
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, folded: str) -> SaidText:
+        return cls(folded, words_of(folded))
+
+    def has(self, text: str) -> bool:
+        return occurs_in(text, self.folded, self.words)
+
+
+def words_of(folded: str) -> frozenset[str]:
+    return frozenset(singular(word) for word in _LATIN.findall(folded))
+
+
+def occurs_in(text: str, folded: str, words: set[str]) -> bool:
+    return text in words if text.isascii() else text in folded

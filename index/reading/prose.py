@@ -1,0 +1,138 @@
+"""Page text as people read it: plain text from Markdown, link labels, summaries, short passages.
+
+Everything the domain hands the edges is plain text made here, so no edge needs to know Markdown:
+links read as their labels; embeds, emphasis, quote and callout marks are gone; list items stay
+one per line with their marker.
+"""
+
+from __future__ import annotations
+
+import re
+
+from index.model import Section
+from index.reading.format import CITATION_WORDS, DEFINITION_HEADING, OVERVIEW_HEADING, SOURCE, SOURCE_NAME
+from index.reading.frontmatter import list_value, text_value
+from index.reading.wikilinks import WIKILINK
+
+_SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：][^()（）]*[)）]")
+_MARKUP = re.compile(r"\*\*|__|`")
+_CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
+CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
+"""``> [!type]- title``: groups type, fold mark, title."""
+_QUOTE = re.compile(r"^(?:>\s?)+", re.MULTILINE)
+_STRUCTURE_LINE = re.compile(r"^(?:#{1,6}[ \t].*|>\s*\[![\w-]+\].*)\n?", re.MULTILINE)
+"""Heading lines and callout title lines: structure, not text."""
+_SENTENCE_END = re.compile(r"[。！？!?]+|\.(?=\s|$)")
+"""A sentence ends at 。！？!? or at a full stop followed by a space (not inside ``3.5`` or ``e.g``)."""
+_NOT_PROSE = ("#", ">", "![[", "|", "```", "Navigation:", "**Figure", "(Figure")
+SUMMARY_CHARS = 240
+
+
+def link_label(target: str, display: str | None) -> str:
+    """How a link reads in a list of pages: its display text, else the source title, else the name."""
+    if display:
+        return display
+    name = target.rsplit("/", 1)[-1]
+    source = SOURCE_NAME.match(name)
+    return source.group(3) if source else name
+
+
+def prose_label(target: str, display: str | None) -> str:
+    """How a link reads inside prose. A cited source reads as its short name (``MegaScale``) or
+    venue and year (``SOSP 2025``): its full title in every citing page would make those pages
+    answer questions about the paper instead of the paper's own page."""
+    if display:
+        return display
+    name = target.rsplit("/", 1)[-1]
+    source = SOURCE_NAME.match(name)
+    if not source:
+        return name
+    title = source.group(3)
+    return title.split(" - ", 1)[0] if " - " in title else f"{source.group(2)} {source.group(1)}"
+
+
+def plain_text(markdown: str) -> str:
+    """Markdown to readable text: links become their labels; embeds, emphasis, quote and callout
+    marks go. Lines (and list markers) are kept."""
+
+    def label(match: re.Match[str]) -> str:
+        if match.group(1):
+            return ""
+        return prose_label(match.group(2).strip(), (match.group(3) or "").strip() or None)
+
+    text = WIKILINK.sub(label, markdown.replace("\\|", "|"))
+    text = _QUOTE.sub("", _CALLOUT_MARK.sub("", text))
+    return _MARKUP.sub("", text)
+
+
+def blurb_text(markdown: str) -> str:
+    """A section written to be posted as it is (``## 紹介文``): its plain text without heading or
+    callout title lines, one line per paragraph line or list item."""
+    return plain_text(_STRUCTURE_LINE.sub("", markdown)).strip()
+
+
+def strip_citations(text: str) -> str:
+    """Drop ``(Source: …)`` provenance notes: useful in the page, noise in a one-line passage."""
+    return re.sub(r"[ \t]{2,}", " ", _SOURCE_CITATION.sub("", text))
+
+
+def summarize(page_type: str, meta: dict[str, object], sections: tuple[Section, ...]) -> str:
+    """The 1–3 line summary: role, 概要, 定義, the abstract callout, or the first paragraph."""
+    role = text_value(meta, "role")
+    by_heading = {section.heading: section.text for section in sections}
+    abstract = _abstract(by_heading.get("", ""))
+    candidates: list[str | None]
+    if page_type == SOURCE:
+        claims = list_value(meta, "key_claims")
+        candidates = [abstract, by_heading.get(OVERVIEW_HEADING), "。".join(claims) if claims else None]
+    else:
+        candidates = [role, by_heading.get(OVERVIEW_HEADING), by_heading.get(DEFINITION_HEADING), abstract]
+    candidates.append(_first_paragraph(by_heading.get("", "")))
+    candidates.extend(_first_paragraph(section.text) for section in sections)
+    for candidate in candidates:
+        paragraph = _first_paragraph(candidate or "")
+        if paragraph:
+            return shorten(_SOURCE_CITATION.sub("", plain_text(paragraph)).strip(), SUMMARY_CHARS)
+    return ""
+
+
+def _abstract(intro: str) -> str | None:
+    lines = intro.split("\n")
+    for index, line in enumerate(lines):
+        callout = CALLOUT.match(line.strip())
+        if callout and callout.group(1).casefold() == "abstract":
+            body = []
+            for following in lines[index + 1 :]:
+                if not following.startswith(">"):
+                    break
+                body.append(following.lstrip("> ").strip())
+            return " ".join(part for part in body if part) or None
+    return None
+
+
+def _first_paragraph(text: str) -> str | None:
+    paragraph: list[str] = []
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped or stripped.startswith(_NOT_PROSE):
+            if paragraph:
+                break
+            continue
+        bullet = stripped[:1] in "-*+"
+        if paragraph and bullet:
+            break
+        paragraph.append(stripped.lstrip("-*+ ").strip())
+        if bullet:
+            break
+    return " ".join(paragraph) or None
+
+
+def shorten(text: str, limit: int) -> str:
+    """Whitespace folded, then cut at the last sentence end within ``limit`` characters (past its
+    first third), else at ``limit`` with an ellipsis."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    head = text[: limit + 1]  # one more: a full stop at the limit is an end only before a space
+    ends = [m.end() for m in _SENTENCE_END.finditer(head) if limit // 3 < m.end() <= limit]
+    return text[: ends[-1]].strip() if ends else text[:limit].rstrip() + "…"

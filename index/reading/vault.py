@@ -1,0 +1,301 @@
+"""Which files of a vault are pages, which are not and why, and how to notice that they changed.
+
+Three layouts (wiki-format §1). A vault with a ``wiki/`` folder is read there: every ``.md`` under
+``wiki/`` at any depth is a page, typed by its first folder when its frontmatter says nothing;
+the human note layer beside it (``papers/``, ``notes/`` …) is left out. A plain vault reads every
+``.md`` file. A folder of exports (no Markdown note at all, like ``tests/fixtures/seeds/``) reads
+its ``.txt`` files; anywhere else ``.txt`` files are attachments.
+
+Never pages, in any layout: dot-folders and dot-files (never even walked), tooling folders,
+``_``-folders and ``_``-files, ``meta/`` and ``raw/`` folders, catalogs and guides by name. Every
+Markdown file that is not a page is counted with its reason, per top folder (`VaultSurvey`), so
+``sakuin index`` and ``sakuin doctor`` can say what was left out.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from index.model import FolderCount, VaultSurvey
+from index.reading.format import (
+    CATALOG_NAMES,
+    FOLDER_TYPES,
+    GUIDE_NAMES,
+    LOG_FILE,
+    META_DIRS,
+    RAW_DIRS,
+    TOOLING_DIRS,
+    WIKI_DIR,
+    folder_type,
+)
+
+WIKI, PLAIN, EXPORTS = "wiki", "plain", "exports"
+NOTE_SUFFIX, EXPORT_SUFFIX = ".md", ".txt"
+PAGE_SUFFIXES = (NOTE_SUFFIX, EXPORT_SUFFIX)
+"""Files that may be pages: what a watcher of the vault listens for."""
+
+OUTSIDE_WIKI = "outside wiki/ (human note layer)"
+CATALOG = "catalog"
+GUIDE = "guide"
+META = "meta/ folder"
+RAW = "raw material"
+UNDERSCORE = "_-prefixed"
+UNREADABLE = "could not be read"
+TEXT_ATTACHMENT = "text file beside Markdown notes"
+NOT_NOTES = frozenset({CATALOG, GUIDE, TEXT_ATTACHMENT})
+"""Left out by design and never a note: they do not count towards the 'most left out' warning."""
+ROOT = "."
+"""The top folder of files directly in the vault's root."""
+WARNED_FOLDERS = 5
+
+
+@dataclass(frozen=True)
+class VaultFile:
+    path: str
+    """Vault-relative POSIX path, NFC-normalised."""
+    absolute: str
+    """Where to read it (the name as the file system spells it, which may be NFD)."""
+    folder_type: str | None
+    mtime_ns: int
+    size: int
+
+    @property
+    def fingerprint(self) -> tuple[int, int]:
+        return (self.mtime_ns, self.size)
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One walk of the vault: its pages, and the survey of what was read and left out."""
+
+    files: tuple[VaultFile, ...]
+    survey: VaultSurvey
+
+
+def scan_vault(root: Path) -> Scan:
+    """Every file that is a page, in a stable order, and the count of every one that is not."""
+    layout = WIKI if (root / WIKI_DIR).is_dir() else PLAIN
+    pages: list[VaultFile] = []
+    texts: list[tuple[tuple[str, ...], os.DirEntry[str]]] = []
+    indexed: Counter[str] = Counter()
+    left_out: dict[str, Counter[str]] = {}
+    stack: list[tuple[str, tuple[str, ...], str | None]] = [(str(root), (), None)]
+    while stack:
+        directory, parts, inherited = stack.pop()  # parts: NFC names from the root
+        try:
+            with os.scandir(directory) as listing:
+                entries = list(listing)
+        except OSError:  # removed or unreadable since it was listed: the next scan settles it
+            continue
+        for entry in entries:
+            name = unicodedata.normalize("NFC", entry.name)
+            if name.startswith("."):
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if name.casefold() not in TOOLING_DIRS:
+                    reason = inherited or _folder_reason(layout, parts, name)
+                    stack.append((entry.path, (*parts, name), reason))
+                continue
+            relative = (*parts, name)
+            if name.endswith(EXPORT_SUFFIX):
+                if (inherited or _file_reason(layout, relative)) is None:
+                    texts.append((relative, entry))
+                continue
+            if not name.endswith(NOTE_SUFFIX):
+                continue
+            top = top_folder("/".join(relative), layout)
+            reason = inherited or _file_reason(layout, relative)
+            file = None if reason else _vault_file(entry, relative, _type_of(layout, relative))
+            if file is None:
+                left_out.setdefault(top, Counter())[reason or UNREADABLE] += 1
+            else:
+                pages.append(file)
+                indexed[top] += 1
+    if layout == PLAIN and not pages and texts:
+        layout = EXPORTS
+    for relative, entry in texts:
+        top = top_folder("/".join(relative), layout)
+        file = _vault_file(entry, relative, _type_of(layout, relative)) if layout == EXPORTS else None
+        if file is None:
+            left_out.setdefault(top, Counter())[TEXT_ATTACHMENT if layout != EXPORTS else UNREADABLE] += 1
+        else:
+            pages.append(file)
+            indexed[top] += 1
+    pages.sort(key=lambda file: file.path)
+    return Scan(tuple(pages), build_survey(layout, indexed, left_out))
+
+
+def vault_layout(root: Path) -> str:
+    """``wiki`` or ``plain`` (a folder of exports is told apart only by a whole scan)."""
+    return WIKI if (root / WIKI_DIR).is_dir() else PLAIN
+
+
+def files_at(root: Path, layout: str, paths: Iterable[str]) -> tuple[list[VaultFile], list[str]]:
+    """The pages among ``paths`` (vault-relative) by the rules `scan_vault` walks by, and the paths
+    that are no page now (removed, or never one): what an update needs when it is told which
+    files changed instead of scanning every one. ``layout`` is the vault's, from its last scan."""
+    files: list[VaultFile] = []
+    others: list[str] = []
+    for path in dict.fromkeys(paths):
+        file = _file_at(root, layout, path)
+        if file is None:
+            others.append(unicodedata.normalize("NFC", path))
+        else:
+            files.append(file)
+    return files, others
+
+
+def _file_at(root: Path, layout: str, path: str) -> VaultFile | None:
+    """The page at ``path`` as the file system spells it (NFC only in the page's own path)."""
+    parts = tuple(unicodedata.normalize("NFC", part) for part in path.split("/"))
+    if not parts[-1].endswith(NOTE_SUFFIX) or any(part.startswith(".") or not part for part in parts):
+        return None
+    for depth, name in enumerate(parts[:-1]):
+        if name.casefold() in TOOLING_DIRS or _folder_reason(layout, parts[:depth], name):
+            return None
+    if _file_reason(layout, parts):
+        return None
+    folder = root
+    for name in path.split("/")[:-1]:
+        folder = folder / name
+        if folder.is_symlink():  # the scan does not follow links to folders
+            return None
+    absolute = str(root / path)
+    try:
+        stat = os.stat(absolute)
+    except OSError:
+        return None
+    return VaultFile("/".join(parts), absolute, _type_of(layout, parts), stat.st_mtime_ns, stat.st_size)
+
+
+def survey_vault(root: Path, skipped: Mapping[str, str] | None = None) -> VaultSurvey:
+    """Per top folder, how many notes are pages and how many are left out, and why. ``skipped``:
+    pages the indexer could not read (path → reason), counted as left out. Reads only the tree."""
+    survey = scan_vault(root).survey
+    return with_skipped(survey, skipped) if skipped else survey
+
+
+def with_skipped(survey: VaultSurvey, skipped: Mapping[str, str]) -> VaultSurvey:
+    """The survey with pages that could not be read moved from indexed to left out."""
+    indexed = Counter({folder.folder: folder.indexed for folder in survey.folders})
+    left_out = {folder.folder: Counter(dict(folder.left_out)) for folder in survey.folders}
+    for path in skipped:
+        top = top_folder(path, survey.layout)
+        if indexed[top] > 0:
+            indexed[top] -= 1
+            left_out.setdefault(top, Counter())[UNREADABLE] += 1
+    return build_survey(survey.layout, indexed, left_out)
+
+
+def build_survey(
+    layout: str, indexed: Mapping[str, int], left_out: Mapping[str, Counter[str]]
+) -> VaultSurvey:
+    folders = tuple(
+        FolderCount(
+            folder,
+            indexed.get(folder, 0),
+            tuple(sorted(left_out.get(folder, Counter()).items(), key=lambda item: (-item[1], item[0]))),
+        )
+        for folder in sorted({*indexed, *left_out}, key=lambda name: (name == ROOT, name.casefold()))
+        if indexed.get(folder, 0) or sum(left_out.get(folder, Counter()).values())
+    )
+    return VaultSurvey(layout, folders, _warning(folders))
+
+
+def top_folder(path: str, layout: str) -> str:
+    """``wiki/sources`` for anything under it in a wiki/ vault, else the first folder, else ``.``."""
+    parts = path.split("/")
+    if layout == WIKI and parts[0] == WIKI_DIR:
+        return f"{WIKI_DIR}/{parts[1]}" if len(parts) > 2 else WIKI_DIR
+    return parts[0] if len(parts) > 1 else ROOT
+
+
+def _warning(folders: tuple[FolderCount, ...]) -> str | None:
+    """Set when most notes (Markdown files other than catalogs and guides) are left out."""
+    indexed = sum(folder.indexed for folder in folders)
+    missed = {
+        folder.folder: sum(count for reason, count in folder.left_out if reason not in NOT_NOTES)
+        for folder in folders
+    }
+    total = indexed + sum(missed.values())
+    if not total:
+        return "no notes found: no Markdown file outside dot-folders, catalogs and guides"
+    if sum(missed.values()) <= indexed:
+        return None
+    worst = sorted((item for item in missed.items() if item[1]), key=lambda item: (-item[1], item[0]))
+    named = ", ".join(f"{folder} ({count})" for folder, count in worst[:WARNED_FOLDERS])
+    more = f" and {len(worst) - WARNED_FOLDERS} more folders" if len(worst) > WARNED_FOLDERS else ""
+    return f"most notes were left out ({total - indexed} of {total}): {named}{more}"
+
+
+def _folder_reason(layout: str, parts: tuple[str, ...], name: str) -> str | None:
+    """Why nothing in this folder is a page, or None when its files may be."""
+    if layout == WIKI and not parts and name != WIKI_DIR:
+        return OUTSIDE_WIKI
+    folded = name.casefold()
+    if folded in META_DIRS:
+        return META
+    if folded in RAW_DIRS:
+        return RAW
+    return UNDERSCORE if name.startswith("_") else None
+
+
+def _file_reason(layout: str, relative: tuple[str, ...]) -> str | None:
+    name = relative[-1].casefold()
+    if layout == WIKI and len(relative) == 1:
+        return OUTSIDE_WIKI
+    if name in CATALOG_NAMES:
+        return CATALOG
+    if name in GUIDE_NAMES:
+        return GUIDE
+    return UNDERSCORE if name.startswith("_") else None
+
+
+def _type_of(layout: str, relative: tuple[str, ...]) -> str | None:
+    """The type a page's folders give it: in ``wiki/``, its first folder (listed or not); in a
+    plain vault, the first folder named like a wiki folder (``sources``, ``entities`` …)."""
+    folders = relative[:-1]
+    if layout == WIKI:
+        return folder_type(folders[1]) if len(folders) > 1 else None
+    known = next((FOLDER_TYPES[f.casefold()] for f in folders if f.casefold() in FOLDER_TYPES), None)
+    return known
+
+
+def _vault_file(
+    entry: os.DirEntry[str], relative: tuple[str, ...], page_type: str | None
+) -> VaultFile | None:
+    """The file with its fingerprint, or None when it cannot be stat'ed (a dangling link)."""
+    try:
+        stat = entry.stat()
+    except OSError:
+        return None
+    return VaultFile("/".join(relative), entry.path, page_type, stat.st_mtime_ns, stat.st_size)
+
+
+def log_fingerprint(root: Path) -> str:
+    """Changes whenever `read_log` would read something else (so a large log is read only then)."""
+    for candidate in (root / WIKI_DIR / LOG_FILE, root / LOG_FILE):
+        try:
+            stat = candidate.stat()
+        except OSError:
+            continue
+        if candidate.is_file():
+            return f"{candidate}:{stat.st_mtime_ns}:{stat.st_size}"
+    return ""
+
+
+def read_log(root: Path) -> str:
+    """The text of ``wiki/log.md`` (or a root ``log.md`` in plain vaults), or ``""``."""
+    for candidate in (root / WIKI_DIR / LOG_FILE, root / LOG_FILE):
+        if candidate.is_file():
+            return candidate.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n")
+    return ""

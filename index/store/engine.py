@@ -1,0 +1,540 @@
+"""The full-text store: every whoosh call of the project lives in this module.
+
+Pages are indexed as chunks (a section, or a part of a long one) so that a hit carries its best
+passage. Callers hand in plain `Chunk` values and a `QueryPlan` and get back plain `ChunkMatch`
+values; no whoosh object leaves this module, so the engine can be replaced behind it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import multiprocessing
+import queue
+import threading
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from whoosh import scoring
+from whoosh.analysis import Token as WhooshToken
+from whoosh.analysis import Tokenizer
+from whoosh.codec.whoosh3 import W3Codec
+from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.filedb.filestore import FileStorage
+from whoosh.formats import Format, Frequency, Positions
+from whoosh.multiproc import MpWriter, SubWriterTask
+from whoosh.query import And, DisjunctionMax, Or, Phrase, Query, Term
+from whoosh.reading import IndexReader, TermNotFound
+from whoosh.scoring import bm25
+from whoosh.searching import Searcher
+from whoosh.system import pack_uint
+from whoosh.util.numeric import byte_to_length
+from whoosh.writing import SegmentWriter
+
+from index.analysis import fold, latin_words, token_spans
+from index.store.postings import TermPool
+
+INDEX_NAME = "sakuin"
+POOL_MB = 24
+"""Postings each writer process holds in memory before it writes a run to disk, and about what
+merging the runs holds at the end (`index.store.postings.TermPool`; an update's writer counts as
+whoosh does)."""
+QUEUED_JOBS = 1000
+"""Batches of 100 passages the building process may hand on before the writer processes take
+them. A batch waits in a file, not in memory: the building process never stops for the writers,
+and while it links the pages (at 100,000 pages, a long step of its own) they have work."""
+LINKED_TO_ALL_BOOST = 12.0
+NAMED_PAGE_BOOST = 2.0
+TERM_FIELDS = ("body", "title", "names")
+BM25_B = 0.75
+BM25_K1 = 1.2
+RESCORED = 4
+"""Passages found per passage returned when a plan has ranking terms: the candidates they rescore."""
+
+
+class CJKTokenizer(Tokenizer):
+    """whoosh adapter for `index.analysis.tokenize` (Latin words + CJK bigrams, folded)."""
+
+    def __eq__(self, other: object) -> bool:
+        return self.__class__ is other.__class__
+
+    def __hash__(self) -> int:
+        return hash(self.__class__)
+
+    def __call__(  # type: ignore[override]
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: object,
+    ) -> Iterator[WhooshToken]:
+        token = WhooshToken(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        pieces = token_spans(value) if tokenize else [(value, 0, 0, len(value), False)]
+        for text, position, start, end, _ in pieces:
+            token.text = text
+            token.boost = 1.0
+            token.stopped = False
+            if keeporiginal:
+                token.original = text
+            if positions:
+                token.pos = start_pos + position
+            if chars:
+                token.startchar = start_char + start
+                token.endchar = start_char + end
+            yield token
+
+
+class _Frequencies(Frequency):
+    """whoosh's Frequency format, counting `token_spans` directly: a whoosh Token for each token,
+    through the analyzer's generator chain, was about a twelfth of a build."""
+
+    def word_values(self, value, analyzer, **kwargs):
+        counts = Counter(text for text, *_ in token_spans(value))
+        return ((word, count, count * self.field_boost, pack_uint(count)) for word, count in counts.items())
+
+
+class _Positions(Positions):
+    """whoosh's Positions format, reading `token_spans` directly (see `_Frequencies`)."""
+
+    def word_values(self, value, analyzer, **kwargs):
+        positions: dict[str, list[int]] = {}
+        for text, position, *_ in token_spans(value):
+            positions.setdefault(text, []).append(position)
+        for word, found in positions.items():
+            yield (word, len(found), len(found) * self.field_boost, self.encode(found))
+
+
+def _text(format_: Format) -> TEXT:
+    field = TEXT(analyzer=CJKTokenizer(), field_boost=format_.field_boost)
+    field.format = format_
+    return field
+
+
+def _schema() -> Schema:
+    return Schema(
+        id=ID(unique=True, stored=True),
+        path=ID(stored=True),
+        ordinal=STORED(),
+        heading=STORED(),
+        text=STORED(),
+        title=_text(_Frequencies(field_boost=4.0)),
+        names=_text(_Frequencies(field_boost=3.0)),
+        body=_text(_Positions()),
+        links=KEYWORD(scorable=True, lowercase=False, commas=True),
+    )
+
+
+@dataclass(frozen=True)
+class Chunk:
+    path: str
+    ordinal: int
+    heading: str
+    text: str
+    title: str = ""
+    names: str = ""
+    links: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """What to look for: single terms (at a weight other than 1 when ``term_weights`` says so),
+    phrases (runs of terms), and the pages the question names (``linked_paths``): their own
+    passages and the pages linking to them rank higher.
+
+    ``ranking_terms`` are terms too common to find passages by (the engine would walk most of the
+    index for each): like the phrases, they only add to the score of passages the other clauses
+    found, so that among those the passage with more of the question ranks first.
+    """
+
+    terms: tuple[str, ...]
+    phrases: tuple[tuple[str, ...], ...] = ()
+    linked_paths: tuple[str, ...] = ()
+    term_weights: Mapping[str, float] = field(default_factory=dict)
+    ranking_terms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChunkMatch:
+    path: str
+    ordinal: int
+    heading: str
+    text: str
+    score: float
+
+
+class SearchStore:
+    """A whoosh index in one directory. One writer at a time; readers per thread."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._index = None
+        self._local = threading.local()
+        self._lengths = _Lengths()
+
+    def create(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._index = self._storage().create_index(_schema(), indexname=INDEX_NAME)
+
+    def open(self) -> None:
+        """Open the index; raises when it is missing or unreadable (the caller rebuilds)."""
+        self._index = self._storage().open_index(indexname=INDEX_NAME)
+        with self._index.searcher() as searcher:
+            searcher.doc_count()
+
+    def _storage(self) -> FileStorage:
+        """Segment files are read, not memory-mapped: at 10,000 pages mapping them doubled the
+        serving process's memory (336 MB against 147 MB) for no measurable speed (p99 133 against
+        139 ms; docs/benchmarks.md)."""
+        return FileStorage(str(self.directory), supports_mmap=False)
+
+    @contextmanager
+    def writing(self, *, workers: int = 1) -> Iterator[StoreBatch]:
+        """A batch of deletions and additions, committed (and merged) on success only.
+
+        ``workers`` > 1 indexes in that many processes, each writing its own segment (for full
+        builds; an incremental update is too small to gain from it).
+        """
+        if self._index is None:
+            raise RuntimeError("store is not open")
+        if workers > 1:
+            subargs = {"limitmb": POOL_MB, "codec": _build_codec()}
+            writer = _SpawningWriter(self._index, procs=workers, subargs=subargs)
+        else:
+            writer = self._index.writer(limitmb=POOL_MB)
+        try:
+            yield StoreBatch(writer)
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+
+    def search(self, plan: QueryPlan, limit: int) -> list[ChunkMatch]:
+        """The ``limit`` best passages: found by the plan's terms, phrases and named pages; when it
+        has ranking terms, `RESCORED` times as many are found and rescored with those too."""
+        finding = _finding_query(plan)
+        if finding is None:
+            return []
+        searcher = self._searcher()
+        wanted = limit * RESCORED if plan.ranking_terms else limit
+        if plan.phrases:
+            found = [(float(hit.score), hit.docnum) for hit in searcher.search(finding, limit=wanted)]
+        else:
+            found = _scored(searcher, plan, self._lengths, wanted)
+        scored = [(score, docnum, searcher.stored_fields(docnum)) for score, docnum in found]
+        if plan.ranking_terms:
+            scored = _rescored(searcher, plan, scored)
+        return [_match(fields, score) for score, _, fields in scored[:limit]]
+
+    def page_chunks(self, path: str) -> list[ChunkMatch]:
+        """Every passage of one page, in page order (score 0: nothing was asked)."""
+        searcher = self._searcher()
+        chunks = [
+            ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], 0.0)
+            for fields in searcher.documents(path=path)
+        ]
+        return sorted(chunks, key=lambda chunk: chunk.ordinal)
+
+    def postings(self, terms: Iterable[str]) -> dict[str, int]:
+        """How many postings searching each term walks: its passages in every field searched (an
+        English word is in the body of few passages but in the titles of many sources)."""
+        searcher = self._searcher()
+        return {term: sum(searcher.doc_frequency(name, term) for name in TERM_FIELDS) for term in terms}
+
+    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """How many chunks there are, and how many contain each body term."""
+        searcher = self._searcher()
+        return searcher.doc_count(), {term: searcher.doc_frequency("body", term) for term in terms}
+
+    def _searcher(self):
+        """This thread's searcher, opened again after a commit. Not `Searcher.refresh`: it reuses
+        the reader of every segment whose id did not change, with that segment's deletions as they
+        were, so an edited page's old passages kept matching beside its new ones."""
+        if self._index is None:
+            raise RuntimeError("store is not open")
+        searcher = getattr(self._local, "searcher", None)
+        if searcher is not None and not searcher.up_to_date():
+            searcher.close()
+            searcher = None
+        if searcher is None:
+            searcher = self._local.searcher = self._index.searcher(
+                weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)
+            )
+            segments = {reader.segment().segment_id() for reader, _ in searcher.reader().leaf_readers()}
+            self._lengths.keep_only(segments)
+        return searcher
+
+
+def _build_codec() -> W3Codec:
+    """whoosh's codec without the shortest and longest field length of each block of postings:
+    writing them looks up the length of every posting's passage, a seek and a read apiece, about
+    a tenth of a build. Only whoosh's own matchers use them, to skip blocks (`_scored` reads the
+    lengths itself), and an update's segments still have them."""
+    codec = W3Codec()
+    codec.length_stats = False
+    return codec
+
+
+class WriterFailed(RuntimeError):
+    """A process writing the index stopped before it finished: the build is not committed."""
+
+
+class _SpawnedSubWriter(SubWriterTask):
+    """whoosh's sub-writer process, started in a fresh interpreter rather than forked (a fork would
+    carry, and count again, everything the building process holds), writing its own segment with a
+    `index.store.postings.TermPool`."""
+
+    @staticmethod
+    def _Popen(process_obj):
+        return multiprocessing.get_context("spawn").Process._Popen(process_obj)
+
+    def run(self) -> None:
+        """whoosh's loop for a writer of its own segment (``multisegment``), with the pool replaced.
+        whoosh's check of a cancelled flag is left out: the flag is only ever set on the building
+        process's copy, and `_SpawningWriter.cancel` stops the process instead."""
+        index = self.storage.open_index(self.indexname)
+        writer = self.writer = SegmentWriter(index, _lk=False, **self.kwargs)
+        writer.pool = TermPool(Path(writer.temp_storage().folder), self.kwargs["limitmb"])
+        while (job := self.jobqueue.get()) is not None:
+            self._process_file(*job)
+        self.resultqueue.put((None, writer.pool.fieldnames, writer._finalize_segment()), timeout=5)
+
+
+class _SpawningWriter(MpWriter):
+    """whoosh's multi-process writer with `_SpawnedSubWriter` processes (and queues they can share),
+    each writing its own segment, that fails when one of them does. whoosh's commit takes what the
+    writers that finished wrote: a writer that died took its passages with it, silently."""
+
+    def __init__(self, ix, **kwargs) -> None:
+        super().__init__(ix, multisegment=True, **kwargs)
+        spawn = multiprocessing.get_context("spawn")
+        self.jobqueue = spawn.Queue(QUEUED_JOBS)
+        self.resultqueue = spawn.Queue()
+
+    def add_document(self, **fields) -> None:
+        super().add_document(**fields)
+        if not self.docbuffer:  # a batch was just handed on: are the writers still there?
+            self._check_writers()
+
+    def cancel(self) -> None:
+        """Stop the writer processes too (whoosh only marks its own copies of them as cancelled,
+        and they would wait for work forever)."""
+        for task in self.tasks:
+            task.terminate()
+        for task in self.tasks:
+            task.join()
+        self.tasks = []
+        super().cancel()
+
+    def _commit(self, mergetype, optimize, merge) -> None:
+        """whoosh's commit of writers of their own segments, taking a result from every writer
+        (before joining them, so that none waits to hand its result over)."""
+        if self.docbuffer:
+            self._enqueue()
+        for _ in self.tasks:
+            self.jobqueue.put(None)
+        segments = self._merge_segments(mergetype, optimize, merge)
+        segments += [self._result() for _ in self.tasks]
+        for task in self.tasks:
+            task.join()
+        self._check_writers()
+        if self._added:
+            segments.append(self._finalize_segment())
+        else:
+            self._close_segment()
+        self._commit_toc(segments)
+        self._finish()
+
+    def _result(self):
+        while True:
+            try:
+                _, _, segment = self.resultqueue.get(timeout=1)
+                return segment
+            except queue.Empty:
+                self._check_writers()
+
+    def _check_writers(self) -> None:
+        failed = [task.exitcode for task in self.tasks if task.exitcode not in (None, 0)]
+        if failed:
+            raise WriterFailed(f"an index writer process stopped (exit code {failed[0]})")
+
+    def _new_task(self) -> SubWriterTask:
+        task = _SpawnedSubWriter(
+            self.storage, self.indexname, self.jobqueue, self.resultqueue, self.subargs, self.multisegment
+        )
+        self.tasks.append(task)
+        task.start()
+        return task
+
+
+class StoreBatch:
+    def __init__(self, writer) -> None:
+        self._writer = writer
+
+    def delete_page(self, path: str) -> None:
+        self._writer.delete_by_term("path", path)
+
+    def add(self, chunk: Chunk) -> None:
+        self._writer.add_document(
+            id=f"{chunk.path}#{chunk.ordinal}",
+            path=chunk.path,
+            ordinal=chunk.ordinal,
+            heading=chunk.heading,
+            text=chunk.text,
+            title=chunk.title,
+            names=chunk.names,
+            body=f"{chunk.heading}\n{chunk.text}",
+            links=",".join(chunk.links),
+        )
+
+
+def _match(fields: Mapping[str, Any], score: float) -> ChunkMatch:
+    return ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], score)
+
+
+def _finding_query(plan: QueryPlan) -> Query | None:
+    parts: list[Query] = [_term(term, plan.term_weights.get(term, 1.0)) for term in plan.terms]
+    parts.extend(Phrase("body", list(run)) for run in plan.phrases if len(run) > 1)
+    parts.extend(Term("links", path, boost=1.0) for path in plan.linked_paths)
+    if len(plan.linked_paths) > 1:
+        # A page linked to every page the question names (an organisation *and* a concept) is
+        # what such a question is about.
+        parts.append(And([Term("links", path) for path in plan.linked_paths], boost=LINKED_TO_ALL_BOOST))
+    parts.extend(Term("path", path, boost=NAMED_PAGE_BOOST) for path in plan.linked_paths)
+    return Or(parts) if parts else None
+
+
+def _scored(searcher: Searcher, plan: QueryPlan, lengths: _Lengths, limit: int) -> list[tuple[float, int]]:
+    """The ``limit`` best passages for the query `_finding_query` makes of a plan without phrases,
+    with the scores whoosh gives them, computed a term at a time.
+
+    whoosh scores one posting at a time through a tree of matchers, a few Python calls per node
+    and a file read for each field length: about 50 µs a posting, which a question walking 10,000
+    postings (a 100,000-page wiki) turns into half a second. Here each term's postings are read in
+    one loop, with the field lengths read once per segment. A tie goes to the earlier passage, as
+    whoosh's collector breaks it."""
+    found: list[tuple[float, int]] = []
+    for reader, base in searcher.reader().leaf_readers():
+        scores: dict[int, float] = {}
+        for term in plan.terms:
+            weight = plan.term_weights.get(term, 1.0)
+            best: dict[int, float] = {}
+            for name in TERM_FIELDS:  # DisjunctionMax: a term counts in its best field
+                for docnum, score in _term_scores(searcher, reader, lengths, name, term, weight).items():
+                    if score > best.get(docnum, 0.0):
+                        best[docnum] = score
+            _add(scores, best)
+        linking = [_term_scores(searcher, reader, lengths, "links", path) for path in plan.linked_paths]
+        for scored in linking:
+            _add(scores, scored)
+        if len(linking) > 1:
+            for docnum in set.intersection(*(set(scored) for scored in linking)):
+                scores[docnum] += LINKED_TO_ALL_BOOST * sum(scored[docnum] for scored in linking)
+        for path in plan.linked_paths:
+            _add(scores, _term_scores(searcher, reader, lengths, "path", path, NAMED_PAGE_BOOST))
+        found.extend((score, base + docnum) for docnum, score in scores.items())
+    return heapq.nsmallest(limit, found, key=lambda item: (-item[0], item[1]))
+
+
+def _term_scores(
+    searcher: Searcher, reader: IndexReader, lengths: _Lengths, field: str, text: str, boost: float = 1.0
+) -> dict[int, float]:
+    """A term's score in each passage of one segment that has it in ``field``: BM25F as whoosh
+    computes it (its idf and average length are the whole index's), times the clause's boost."""
+    try:
+        postings = reader.postings(field, text)
+    except TermNotFound:
+        return {}
+    scores: dict[int, float] = {}
+    if not searcher.schema[field].scorable:  # whoosh scores such a field by the posting's weight
+        while postings.is_active():
+            scores[postings.id()] = postings.weight() * boost
+            postings.next()
+        return scores
+    idf = searcher.idf(field, text)
+    norms = _norms(searcher.avg_field_length(field) or 1)
+    column = lengths.of(reader, field)
+    k1_plus_one = BM25_K1 + 1
+    while postings.is_active():
+        docnum, tf = postings.id(), postings.weight()
+        scores[docnum] = idf * ((tf * k1_plus_one) / (tf + norms[column[docnum]])) * boost
+        postings.next()
+    return scores
+
+
+@lru_cache(maxsize=64)
+def _norms(average: float) -> tuple[float, ...]:
+    """bm25()'s length part for each of the 256 length bytes, at a field's average length: the same
+    for every term of the field until the index changes."""
+    return tuple(BM25_K1 * ((1 - BM25_B) + BM25_B * byte_to_length(byte) / average) for byte in range(256))
+
+
+def _add(scores: dict[int, float], more: Mapping[int, float]) -> None:
+    for docnum, score in more.items():
+        scores[docnum] = scores.get(docnum, 0.0) + score
+
+
+class _Lengths:
+    """Each segment's field lengths, one byte a passage as whoosh stores them, read whole on first
+    use and kept while the segment exists (a segment never changes; deletions leave its lengths)."""
+
+    def __init__(self) -> None:
+        self._columns: dict[tuple[str, str], bytes] = {}
+        self._lock = threading.Lock()
+
+    def of(self, reader: IndexReader, field: str) -> bytes:
+        key = (reader.segment().segment_id(), field)
+        column = self._columns.get(key)
+        if column is None:
+            storage = reader.storage()
+            name = reader.codec().column_filename(reader.segment(), f"_{field}_len")
+            column = b""
+            if storage.file_exists(name):
+                with storage.open_file(name) as file:
+                    column = file.read()
+            with self._lock:
+                self._columns[key] = column
+        return column
+
+    def keep_only(self, segment_ids: set[str]) -> None:
+        with self._lock:
+            self._columns = {key: value for key, value in self._columns.items() if key[0] in segment_ids}
+
+
+def _term(term: str, weight: float) -> Query:
+    """A term scored once, in its best field: a word in a page's title and in its text is one
+    match of the question's word, not two (as BM25F saturates a term across fields)."""
+    return DisjunctionMax([Term(name, term, boost=weight) for name in TERM_FIELDS])
+
+
+def _rescored(
+    searcher: Searcher, plan: QueryPlan, scored: list[tuple[float, int, dict[str, Any]]]
+) -> list[tuple[float, int, dict[str, Any]]]:
+    """The found passages with the ranking terms' BM25 added, best first.
+
+    The same formula, statistics and field lengths whoosh scores the body with, on the passages'
+    stored text: walking those terms' postings to reach a few passages costs more than reading
+    the passages (they are the commonest terms)."""
+    average = searcher.avg_field_length("body") or 1
+    idf = {term: searcher.idf("body", term) for term in plan.ranking_terms}
+    rescored = []
+    for score, docnum, fields in scored:
+        said = fold(f"{fields['heading']}\n{fields['text']}")
+        words = Counter(latin_words(said))
+        length = searcher.doc_field_length(docnum, "body", 1)
+        for term in plan.ranking_terms:
+            count = words[term] if term.isascii() else said.count(term)
+            if count:
+                weight = plan.term_weights.get(term, 1.0)
+                score += weight * bm25(idf[term], count, length, average, BM25_B, BM25_K1)
+        rescored.append((score, docnum, fields))
+    return sorted(rescored, key=lambda item: -item[0])

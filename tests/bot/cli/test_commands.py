@@ -1,0 +1,193 @@
+"""The `sakuin` command: contract JSON shapes, exit codes, and the two seed exports as they are."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from bot.cli.commands import main
+from tests.conftest import EXAMPLE_VAULT, SEEDS
+from tests.vaults import GROWN_WIKI, write_vault
+
+
+@pytest.fixture
+def environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The CLI reads its Settings from the environment: this test sets every one it relies on."""
+    monkeypatch.setenv("WIKI_DIR", str(EXAMPLE_VAULT))
+    monkeypatch.setenv("INDEX_DIR", str(tmp_path / "index"))
+    monkeypatch.setenv("STATE_DB", str(tmp_path / "state.sqlite3"))
+    monkeypatch.setenv("UI_LANGUAGE", "en")
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def seeds_only(environment: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = environment / "seeds"
+    folder.mkdir()
+    for seed in SEEDS.glob("*.txt"):
+        shutil.copy(seed, folder / seed.name)
+    monkeypatch.setenv("WIKI_DIR", str(folder))
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "labels", "expected"),
+    [
+        (
+            "ByteDance",
+            "003_fae802be7995b149.txt",
+            ["ソース", "エンティティ", "概念"],
+            ["MegaScale", "Minder"],
+        ),
+        (
+            "Ant Group",
+            "000_213e1c2424b8de26.txt",
+            ["ソース", "関連プロダクト", "関連組織", "関連人物", "共同研究先", "概念"],
+            ["XPUTimer", "DLRover", "CCL-D"],
+        ),
+    ],
+)
+def test_seed_exports_answer_with_their_relation_groups(
+    seeds_only: Path,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    path: str,
+    labels: list[str],
+    expected: list[str],
+) -> None:
+    code, out, _ = run(capsys, "lookup", "--json", name)
+    assert code == 0
+    assert json.loads(out)["match"] == {"path": path, "title": name, "type": "entity"}
+    code, out, _ = run(capsys, "ask", "--json", f"/entity {name}")
+    payload = json.loads(out)
+    text = json.dumps(payload["blocks"], ensure_ascii=False)
+    assert code == 0 and payload["text"]
+    positions = [text.index(label) for label in labels]
+    assert positions == sorted(positions)
+    assert all(item in text for item in expected)
+
+
+def test_lookup_json_shape(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "lookup", "--json", "bytedanse")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"query", "match", "candidates", "unresolved", "ambiguous"}
+    assert data["match"]["path"] == "wiki/entities/ByteDance.md"
+    assert data["candidates"][0]["path"] == data["match"]["path"]
+    assert set(data["candidates"][0]) == {"path", "title", "type", "score"}
+    assert "index built" in err
+
+
+def test_search_json_shape(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "search", "--json", "--limit", "3", "Minder を開発したのはどこ?")
+    data = json.loads(out)
+    assert code == 0 and data["query"] == "Minder を開発したのはどこ?"
+    assert 1 <= len(data["hits"]) <= 3
+    assert set(data["hits"][0]) == {"path", "title", "type", "score", "snippet"}
+
+
+def test_no_match_is_success(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lookup", "--json", "Qzxqzxqzx")
+    assert code == 0 and json.loads(out)["match"] is None
+
+
+def test_index_reports_skipped_files(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "index")
+    assert code == 0
+    assert "pages" in out and "Empty Page.md" in out
+
+
+def test_index_reports_notes_per_folder(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WIKI_DIR", str(GROWN_WIKI))
+    code, out, _ = run(capsys, "index")
+    rows = {line.split("│")[1].strip(): line for line in out.splitlines() if line.count("│") == 5}
+    assert code == 0 and "notes per folder" in out and "warning" not in out
+    assert [cell.strip() for cell in rows["wiki/sources"].split("│")[2:5]] == [
+        "3",
+        "2",
+        "catalog: 1, raw material: 1",
+    ]
+    assert "outside wiki/ (human note layer): 1" in rows["papers"]
+
+
+def test_index_warns_when_most_notes_are_left_out(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vault = write_vault(
+        environment / "vault",
+        {"wiki/entities/A.md": "# A\n", **{f"notes/{n}.md": f"# {n}\n" for n in range(3)}},
+    )
+    monkeypatch.setenv("WIKI_DIR", str(vault))
+    code, out, _ = run(capsys, "index")
+    assert code == 0
+    assert "warning: most notes were left out (3 of 4): notes (3)" in out
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("PORT", "not-a-port", "invalid setting PORT"),
+        ("DIGEST_TZ", "Mars/Olympus", "invalid setting DIGEST_TZ"),
+        ("WIKI_DIR", "/nonexistent/vault", "invalid setting WIKI_DIR"),
+        ("LOG_LEVEL", "verbose", "invalid setting LOG_LEVEL"),
+    ],
+)
+def test_bad_settings_stop_with_one_line(
+    environment: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    value: str,
+    message: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    code, _, err = run(capsys, "lookup", "ByteDance")
+    assert code == 2
+    assert err.startswith(f"sakuin: {message}") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [("lookup", "ByteDance"), ("digest", "--dry-run")])
+def test_a_wiki_dir_that_is_a_file_is_refused_even_with_a_git_url(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command
+) -> None:
+    (environment / "vault").write_text("not a folder")
+    monkeypatch.setenv("WIKI_DIR", str(environment / "vault"))
+    monkeypatch.setenv("WIKI_GIT_URL", "file:///nowhere.git")
+    code, _, err = run(capsys, *command)
+    assert code == 2 and err.startswith("sakuin: invalid setting WIKI_DIR") and err.count("\n") == 1
+
+
+def test_ask_shows_the_digest_preview_slack_shows(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "ask", "/wiki digest 2026-10-14")
+    assert code == 0
+    assert "New sources · 2026-10-14 (3)" in out and "Mycroft" in out and "CCL-D" in out
+    code, out, _ = run(capsys, "ask", "--json", "/wiki digest 2026-10-14")
+    payload = json.loads(out)
+    assert code == 0 and payload["blocks"][0]["text"]["text"] == "New sources · 2026-10-14 (3)"
+    code, out, _ = run(capsys, "ask", "/wiki digest yesterday")
+    assert code == 0 and "is not a date" in out
+
+
+def test_bad_usage_exits_2(environment: Path) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["search", "--limit", "zero", "x"])
+    assert exit_info.value.code == 2
+
+
+def test_serve_without_tokens_names_the_variable(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "serve")
+    assert code == 2 and "SLACK_BOT_TOKEN" in err

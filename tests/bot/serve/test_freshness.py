@@ -1,0 +1,129 @@
+"""The live index: real files, the real watcher, queries running all along."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from bot.serve.freshness import Freshener, keep_fresh
+from index.indexer import LOCK_FILE
+from index.wiki import Wiki
+from tests.conftest import eventually
+from tests.vaults import SMALL_VAULT, entity, write_vault
+
+WAIT_S = 30.0
+
+
+class Readers:
+    """Lookups and searches in a thread for as long as the test runs; counts failures."""
+
+    def __init__(self, wiki: Wiki) -> None:
+        self.wiki, self.errors, self.answers = wiki, [], 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                assert self.wiki.lookup("ByteDance").match is not None
+                self.wiki.search("Minder を開発したのは?")
+                self.answers += 1
+            except Exception as error:
+                self.errors.append(error)
+
+    def __enter__(self) -> Readers:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+@pytest.fixture
+async def live(tmp_path: Path):
+    """A vault followed by `keep_fresh`, once the index is built and the watcher is watching."""
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    freshener = Freshener(wiki)
+    task = asyncio.create_task(keep_fresh(freshener, vault, tmp_path / "index", scan_interval=60))
+    await asyncio.wait_for(freshener.watching.wait(), WAIT_S)
+    assert wiki.state().status == "ready"
+    yield vault, wiki, freshener
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def test_edit_add_delete_rename_while_queries_run(live) -> None:
+    vault, wiki, _ = live
+    with Readers(wiki) as readers:
+        (vault / "wiki/entities/Volcano Engine.md").write_text(entity("Volcano Engine"))
+        await eventually(lambda: wiki.lookup("Volcano Engine").match is not None, timeout=WAIT_S)
+
+        (vault / "wiki/entities/MegaScale.md").write_text(
+            entity("MegaScale", body="Qwertyzz という語を含む。")
+        )
+        await eventually(
+            lambda: [h.path for h in wiki.search("Qwertyzz").hits] == ["wiki/entities/MegaScale.md"],
+            timeout=WAIT_S,
+        )
+
+        (vault / "wiki/entities/Anna Stub.md").unlink()
+        await eventually(lambda: wiki.page("wiki/entities/Anna Stub.md") is None, timeout=WAIT_S)
+
+        os.rename(vault / "wiki/entities/Minder.md", vault / "wiki/entities/Minder System.md")
+        await eventually(lambda: wiki.page("wiki/entities/Minder System.md") is not None, timeout=WAIT_S)
+        assert "wiki/entities/ByteDance.md" in {
+            r.path for r in wiki.backlinks("wiki/entities/Minder System.md")
+        }
+    assert readers.errors == [] and readers.answers > 0
+
+
+async def test_a_burst_of_files_is_coalesced(live, tmp_path: Path) -> None:
+    """500 files in five waves, each seen by the watcher while the first update waits for the
+    index's write lock (held here): every trigger meanwhile folds into one more update."""
+    vault, wiki, freshener = live
+    pages_before, updates_before, triggers_before = wiki.state().pages, freshener.updates, freshener.triggers
+    with FileLock(str(tmp_path / "index" / LOCK_FILE)):
+        for wave in range(5):
+            seen = freshener.triggers
+            for n in range(wave * 100, wave * 100 + 100):
+                (vault / f"wiki/concepts/バースト{n}.md").write_text(entity(f"バースト{n}", kind="concept"))
+            await eventually(lambda seen=seen: freshener.triggers > seen, timeout=WAIT_S, what=f"wave {wave}")
+        held = freshener.triggers - triggers_before
+    await eventually(lambda: wiki.state().pages == pages_before + 500, timeout=120, what="500 pages")
+    await eventually(lambda: not freshener.running, timeout=WAIT_S, what="the last update")
+    late = freshener.triggers - triggers_before - held
+    assert held >= 5 and freshener.updates - updates_before <= 2 + late
+    assert wiki.lookup("バースト499").match is not None
+
+
+async def test_triggers_during_an_update_are_not_lost(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    freshener = Freshener(wiki)
+    await freshener.refresh()
+    first = freshener.updates
+    (vault / "wiki/entities/Late.md").write_text(entity("Late"))
+    await asyncio.gather(*(freshener.refresh() for _ in range(20)))
+    assert wiki.lookup("Late").match is not None
+    assert freshener.updates - first <= 2
+
+
+async def test_a_failed_update_keeps_the_previous_index(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    freshener = Freshener(wiki)
+    await freshener.refresh()
+    (tmp_path / "index" / "write.lock").unlink()
+    (tmp_path / "index" / "write.lock").mkdir()
+    (vault / "wiki/entities/Never.md").write_text(entity("Never"))
+    await freshener.refresh()
+    assert wiki.lookup("ByteDance").match is not None
+    assert wiki.state().last_error is not None

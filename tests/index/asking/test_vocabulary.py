@@ -1,0 +1,109 @@
+"""How questions ask: shapes, units, answer cues, kinds of page and relations (table-driven)."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.analysis import fold
+from index.asking.vocabulary import Shape, gloss, relations_asked, shape_of, singular
+
+
+@pytest.mark.parametrize(
+    ("question", "shape", "unit"),
+    [
+        ("XPUTimer は何 GPU の本番クラスタで動いた?", Shape.NUMBER, "gpu"),
+        ("CCL-D で手動診断の時間はどれだけ短くなった?", Shape.NUMBER, None),
+        ("MegaScale は Megatron-LM の何倍速い?", Shape.NUMBER, "倍"),
+        ("Mycroft は何ヶ月運用された?", Shape.NUMBER, "ヶ月"),
+        ("How many GPUs does ByteRobust run on?", Shape.NUMBER, "gpu"),
+        ("how much did CCL-D shorten diagnosis?", Shape.NUMBER, None),
+        ("Minder を開発したのはどこ?", Shape.NAME, None),
+        ("誰が CCL-D の最終著者?", Shape.NAME, None),
+        ("Who developed XPUTimer?", Shape.NAME, None),
+        ("Which team runs Minder in production?", Shape.NAME, None),
+        ("異常検知とは?", Shape.DEFINITION, None),
+        ("根本原因分析って何?", Shape.DEFINITION, None),
+        ("What is root cause analysis?", Shape.DEFINITION, None),
+        ("Minder と ByteRobust の違いは?", Shape.DIFFERENCE, None),
+        ("model tracking vs cache evaluation: what is the difference?", Shape.DIFFERENCE, None),
+        ("XPUTimer は何を診断する?", Shape.OPEN, None),
+        ("CCL のハングを診断できるシステムは?", Shape.OPEN, None),
+        ("MegaScale の MFU は?", Shape.OPEN, None),
+    ],
+)
+def test_shapes(question: str, shape: Shape, unit: str | None) -> None:
+    shaped = shape_of(fold(question))
+    assert (shaped.shape, shaped.unit) == (shape, unit)
+
+
+@pytest.mark.parametrize(
+    ("question", "cues", "wants"),
+    [
+        ("Which team runs Minder in production?", ("チーム", "team"), None),
+        ("Minder を本番で運用しているチームは?", ("チーム", "team"), None),
+        ("どの大学と共同で開発した?", ("大学", "university"), None),
+        ("which paper proposes adaptive failure detection?", (), "source"),
+        ("Which system diagnoses CCL hangs?", (), "entity"),
+    ],
+)
+def test_what_a_name_question_says_of_its_answer(
+    question: str, cues: tuple[str, ...], wants: str | None
+) -> None:
+    shaped = shape_of(fold(question))
+    assert shaped.shape is Shape.NAME
+    assert set(cues) <= set(shaped.cues) and shaped.wants == wants
+
+
+@pytest.mark.parametrize(
+    ("question", "labels"),
+    [
+        ("Minder を開発したのはどこ?", ("開発元",)),
+        ("who developed XPUTimer?", ("開発元",)),
+        ("NexusZephyrはどこが開発した?", ("開発元",)),
+        ("CCL-D の開発元は?", ("開発元",)),
+        ("ByteDance の共同研究先は?", ("共同研究先",)),
+        ("Haibin Lin が関わったプロジェクトは?", ("関連プロダクト",)),
+        ("Shenglin Zhang が責任著者の論文は?", ("ソース",)),
+        ("which papers did Haibin Lin write?", ("ソース",)),
+        ("ByteDanceの異常検知に関する研究は?", ("ソース",)),
+        ("XPUTimer の別名は?", ("別名",)),
+        ("XPUTimer 論文の著者は?", None),
+        ("Minder の開発の動機は?", None),
+        ("XPUTimer は何 GPU の本番クラスタで動いた?", None),
+    ],
+)
+def test_relations_asked(question: str, labels: tuple[str, ...] | None) -> None:
+    folded = fold(question)
+    relations, _ = relations_asked(folded, shape_of(folded).shape)
+    assert (relations[0].labels if relations else None) == labels
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("gpus", "gpu"),
+        ("papers", "paper"),
+        ("analysis", "analysis"),
+        ("status", "status"),
+        ("class", "class"),
+    ],
+)
+def test_singular(word: str, expected: str) -> None:
+    assert singular(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "rendering"),
+    [
+        ("runs", "運用"),
+        ("operated", "運用"),
+        ("shorten", "短縮"),
+        ("trace", "トレーシング"),
+        ("tracks", "追跡"),
+        ("monitors", "監視"),
+        ("measured", "計測"),
+        ("team", None),
+    ],
+)
+def test_question_verbs_have_their_japanese_renderings(word: str, rendering: str | None) -> None:
+    assert (rendering in gloss(word)) if rendering else gloss(word) == ()
