@@ -6,7 +6,7 @@
 """
 
 from index.asking.question import MAX_QUERY_CHARS
-from index.catalog.reader import current_generation
+from index.generation import current_generation
 from index.model import (
     Answer,
     AnswerSentence,

@@ -14,11 +14,13 @@ until the links are resolved.
 
 from __future__ import annotations
 
+import gc
 import logging
 import pickle
 import time
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -26,17 +28,16 @@ from filelock import FileLock
 
 from index.catalog.graph import Graph, is_knowledge, known_by, name_rows
 from index.catalog.linking import OWN_KINDS, Linker, link_everything, link_rows
-from index.catalog.reader import (
-    Catalog,
-    CatalogError,
-    catalog_first_seen,
-    collector_paused,
+from index.catalog.reader import Catalog, CatalogError, catalog_first_seen, legacy_first_seen
+from index.catalog.writer import CatalogWriter
+from index.generation import (
+    LiveGeneration,
+    WriterState,
     current_generation,
-    legacy_first_seen,
     new_generation,
+    open_current,
     publish_generation,
 )
-from index.catalog.writer import CatalogWriter
 from index.model import IndexReport, Page
 from index.reading.pages import parse_page
 from index.reading.vault import (
@@ -61,52 +62,18 @@ PARALLEL_FROM_PAGES = 1000
 Progress = Callable[[int, int], None]
 
 
-@dataclass
-class WriterState:
-    """What the writer keeps between updates in the process that makes them (readers need none)."""
-
-    resolver: LinkResolver
-    fingerprints: dict[str, tuple[int, int]]
-    layout: str | None = None
-    """The vault's layout at the last scan of every file (None: not scanned since it was read)."""
-
-    @classmethod
-    def read(cls, catalog: Catalog) -> WriterState:
-        return cls(LinkResolver(catalog.rows.link_targets()), catalog.rows.fingerprints())
-
-
-@dataclass
-class LiveGeneration:
-    """An index generation opened for reading: its directory, catalog (with its graph) and search store."""
-
-    directory: Path
-    catalog: Catalog
-    store: SearchStore
-    writer: WriterState | None = None
-
-    @property
-    def stamp(self) -> tuple[str, int]:
-        return self.catalog.stamp
-
-
-def open_current(index_dir: Path) -> LiveGeneration | None:
-    """The live generation, or None when there is none or it cannot be read."""
-    generation = current_generation(index_dir)
-    if generation is None:
-        return None
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector. Loading the name table or building a generation
+    allocates millions of objects and no cycles, and the collector would rescan all of them again
+    and again (docs/benchmarks.md)."""
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        catalog = Catalog(generation)
-        catalog.graph = Graph(catalog.rows)
-    except CatalogError as error:
-        log.warning("%s; it will be rebuilt", error)
-        return None
-    store = SearchStore(generation)
-    try:
-        store.open()
-    except Exception as error:  # whoosh raises many kinds on damaged files
-        log.warning("index at %s is unreadable (%s); it will be rebuilt", generation, error)
-        return None
-    return LiveGeneration(generation, catalog, store)
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _reusable(current: LiveGeneration | None, index_dir: Path) -> LiveGeneration | None:
@@ -217,8 +184,10 @@ def _update(
     finally:
         writer.close()
     catalog = Catalog(live.directory)
-    catalog.graph = Graph(catalog.rows, live.catalog.graph.names.with_keys(catalog.rows, keys), resolver)
-    updated = LiveGeneration(live.directory, catalog, live.store, WriterState(resolver, fingerprints, layout))
+    graph = Graph(catalog.rows, live.graph.names.with_keys(catalog.rows, keys), resolver)
+    updated = LiveGeneration(
+        live.directory, catalog, graph, live.store, WriterState(resolver, fingerprints, layout)
+    )
     report = _report(
         catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
     )
@@ -268,10 +237,14 @@ def _build(
     finally:
         writer.close()
     catalog = Catalog(generation)
-    catalog.graph = Graph(catalog.rows, resolver=resolver)
+    graph = Graph(catalog.rows, resolver=resolver)
     publish_generation(index_dir, generation)
     live = LiveGeneration(
-        generation, catalog, store, WriterState(resolver, catalog.rows.fingerprints(), scan.survey.layout)
+        generation,
+        catalog,
+        graph,
+        store,
+        WriterState(resolver, catalog.rows.fingerprints(), scan.survey.layout),
     )
     report = _report(catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True)
     return live, report

@@ -20,9 +20,10 @@ from index.asking.answer import answer_question
 from index.asking.search import search_pages
 from index.catalog.graph import build_card, linking_refs, page_ref
 from index.catalog.names import NameHit
-from index.catalog.reader import Catalog, Stamp, catalog_stamp, current_generation
+from index.catalog.reader import Catalog, Stamp, catalog_stamp
 from index.digest import WIKI_ZONE, find_new_sources, recent_sources
-from index.indexer import LiveGeneration, Progress, open_current, update_index
+from index.generation import LiveGeneration, current_generation, open_current
+from index.indexer import Progress, update_index
 from index.model import (
     Answer,
     Candidate,
@@ -112,6 +113,11 @@ class Wiki:
     # -- reading: each public method reads the current state once, so one answer never mixes two
     # index generations (an update committed between two reads would otherwise show through) --
 
+    def live(self) -> LiveGeneration:
+        """The generation the next call answers from (its catalog, link graph and search store), for
+        tools and tests that look below the facade; the edges never do. Raises `IndexNotReady`."""
+        return self._current()
+
     def state(self) -> IndexState:
         live = self._latest()
         if live is None:
@@ -127,8 +133,9 @@ class Wiki:
         )
 
     def lookup(self, name: str, limit: int = 8) -> Lookup:
-        catalog = self._current().catalog
-        resolution = catalog.graph.names.resolve(name, limit)
+        live = self._current()
+        catalog = live.catalog
+        resolution = live.graph.names.resolve(name, limit)
         unresolved = None
         if resolution.unresolved:
             linked, paths = resolution.unresolved
@@ -144,7 +151,7 @@ class Wiki:
     def search(self, query: str, limit: int = 5) -> SearchResult:
         live = self._current()
         catalog = live.catalog
-        return search_pages(live.store, catalog.pages, catalog.graph.names, query, limit, self._url_for)
+        return search_pages(live.store, catalog.pages, live.graph.names, query, limit, self._url_for)
 
     def answer(self, question: str, *, subject: str | None = None) -> Answer:
         """The sentences (or the relation) that answer a free question, or a plain "no answer" with
@@ -153,15 +160,15 @@ class Wiki:
         live = self._current()
         catalog = live.catalog
         return answer_question(
-            live.store, catalog.pages, catalog.graph, question, subject=subject, url_for=self._url_for
+            live.store, catalog.pages, live.graph, question, subject=subject, url_for=self._url_for
         )
 
     def card(self, path: str) -> Card | None:
-        catalog = self._current().catalog
-        page = catalog.pages.get(path)
+        live = self._current()
+        page = live.catalog.pages.get(path)
         if page is None:
             return None
-        return build_card(page, catalog.pages, catalog.graph, self._url_for)
+        return build_card(page, live.catalog.pages, live.graph, self._url_for)
 
     def page(self, path: str) -> Page | None:
         return self._current().catalog.pages.get(path)
@@ -170,7 +177,7 @@ class Wiki:
         return tuple(self._current().catalog.pages.values())
 
     def backlinks(self, path: str) -> tuple[PageRef, ...]:
-        return self._backlinks(self._current().catalog, path)
+        return self._backlinks(self._current(), path)
 
     def most_linked(
         self, limit: int = 5, types: frozenset[str] = frozenset({"entity"})
@@ -207,14 +214,15 @@ class Wiki:
         self, day: date, *, zone: tzinfo = WIKI_ZONE, include_unpublished: bool = False
     ) -> Digest:
         """The sources added on ``day`` (a calendar day in ``zone``), for the digest."""
-        catalog = self._current().catalog
+        live = self._current()
+        catalog = live.catalog
         return find_new_sources(
             tuple(catalog.pages.of_types(DIGEST_TYPES)),
             catalog.log_text,
             day,
             first_seen=catalog.first_seen.get,
-            resolve=catalog.graph.resolver.resolve,
-            cited_by=partial(self._cited_by, catalog),
+            resolve=live.graph.resolver.resolve,
+            cited_by=partial(self._cited_by, live),
             url_for=self._url_for,
             zone=zone,
             include_unpublished=include_unpublished,
@@ -222,13 +230,14 @@ class Wiki:
 
     def recent_sources(self, limit: int = 10, *, zone: tzinfo = WIKI_ZONE) -> tuple[DigestItem, ...]:
         """The most recently added sources, newest first (App Home)."""
-        catalog = self._current().catalog
+        live = self._current()
+        catalog = live.catalog
         return recent_sources(
             tuple(catalog.pages.of_types(DIGEST_TYPES)),
             limit,
             first_seen=catalog.first_seen.get,
-            resolve=catalog.graph.resolver.resolve,
-            cited_by=partial(self._cited_by, catalog),
+            resolve=live.graph.resolver.resolve,
+            cited_by=partial(self._cited_by, live),
             url_for=self._url_for,
             zone=zone,
         )
@@ -255,11 +264,11 @@ class Wiki:
             return PageRef(path.rsplit("/", 1)[-1].removesuffix(".md"), None)
         return page_ref(page, self._url_for)
 
-    def _backlinks(self, catalog: Catalog, path: str) -> tuple[PageRef, ...]:
-        return tuple(linking_refs(catalog.graph, path, self._url_for))
+    def _backlinks(self, live: LiveGeneration, path: str) -> tuple[PageRef, ...]:
+        return tuple(linking_refs(live.graph, path, self._url_for))
 
-    def _cited_by(self, catalog: Catalog, path: str) -> tuple[PageRef, ...]:
-        return tuple(ref for ref in self._backlinks(catalog, path) if ref.type in CITING_TYPES)
+    def _cited_by(self, live: LiveGeneration, path: str) -> tuple[PageRef, ...]:
+        return tuple(ref for ref in self._backlinks(live, path) if ref.type in CITING_TYPES)
 
     def _candidate(self, hit: NameHit) -> Candidate:
         page = hit.page

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from index.catalog.graph import known_by, name_rows
 from index.catalog.names import NameRow, name_row, normalize_name
-from index.catalog.reader import LinkRow
+from index.catalog.schema import LinkRow
 from index.catalog.writer import CatalogWriter
 from index.model import Link, Page
 from index.reading.wikilinks import LinkResolver, link_key

@@ -1,143 +1,33 @@
-"""The catalog: every file the index has seen, every page, its links and its names, in SQLite.
-
-An index directory holds generations: ``CURRENT`` names the live one (``gen-0001`` …), which
-holds the whoosh files and ``catalog.sqlite3``. A rebuild writes a new generation and switches
-``CURRENT`` atomically, so readers in other processes never see a half-built index; an update
-changes the live generation in place, one transaction for the rows of the pages that changed.
+"""The catalog as readers see it: every file the index has seen, every page, its links and its names.
 
 Nothing is loaded whole: a page is read when it is asked for (and kept in a small cache), links
 and backlinks are queries. Readers use one read-only connection per thread (WAL: they never wait
-for the writer, nor it for them); `CatalogWriter` is the single writer's connection.
-
-Tables (``TABLES``): ``files`` (fingerprint, when first seen, why skipped), ``pages`` (the columns
-lookups need), ``records`` (the parsed page without its text, which the search store holds), ``links``
-(each link of a knowledge page in order, with what it resolves to), ``names`` (every name a page is
-known by, its own and the display names of links to it, worked out once: `index.catalog.names.name_row`).
+for the writer, nor it for them); `index.catalog.writer.CatalogWriter` is the single writer's
+connection, and `index.catalog.schema` the tables both agree on. Also here: what a catalog of an
+older schema, or an index from before the SQLite catalog, knew of when each page was first seen.
 """
 
 from __future__ import annotations
 
-import gc
-import os
 import pickle
-import shutil
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from index.catalog.names import Entry, NamedPage, entry_order, mention_order
+from index.catalog.schema import ALIAS_SEPARATOR, SCHEMA_VERSION, connect, outlinks
 from index.model import FileProblem, Page
 
-if TYPE_CHECKING:
-    from index.catalog.graph import Graph
-
-SCHEMA_VERSION = 7
-CATALOG_FILE = "catalog.sqlite3"
-CURRENT_FILE = "CURRENT"
 PAGE_CACHE = 1024
 """Pages kept decoded per generation state: a card reads its page and every page it links to."""
-TABLES = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-CREATE TABLE files (
-    path TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
-    first_seen TEXT, skipped TEXT, warning TEXT
-) WITHOUT ROWID;
-CREATE TABLE pages (
-    path TEXT PRIMARY KEY, type TEXT NOT NULL, knowledge INTEGER NOT NULL, title TEXT NOT NULL,
-    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, year INTEGER
-) WITHOUT ROWID;
--- Apart from the columns lookups join: in the same rows, a parsed page (1.3 KB) made the pages
--- table 22 times as large (437 MB at 100,000 pages), read from disk after a build. With a rowid:
--- rows that size overflow a WITHOUT ROWID table's 4 KB pages, which then stand two thirds empty.
-CREATE TABLE records (path TEXT PRIMARY KEY, record BLOB NOT NULL);
-CREATE TABLE links (
-    source TEXT NOT NULL, ord INTEGER NOT NULL, target TEXT NOT NULL, display TEXT,
-    folded TEXT NOT NULL, name_key TEXT, resolved TEXT, PRIMARY KEY (source, ord)
-) WITHOUT ROWID;
--- In key order: a lookup reads the rows of one key, and names that start alike, side by side.
-CREATE TABLE names (
-    path TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL,
-    exact TEXT NOT NULL, folded TEXT NOT NULL, words TEXT NOT NULL, PRIMARY KEY (key, path, kind, name)
-) WITHOUT ROWID;
-CREATE TABLE name_words (path TEXT NOT NULL, kind TEXT NOT NULL, word TEXT NOT NULL, key TEXT NOT NULL);
--- From the start: a build replaces each page's names and words by path as it writes them (without
--- it, each page scanned every word written before it: a 100,000-page build read 1.8 TB).
-CREATE INDEX names_path ON names (path, kind);
-CREATE INDEX name_words_path ON name_words (path);
-"""
-INDEXES = """
-CREATE INDEX pages_token ON pages (token);
-CREATE INDEX links_target ON links (target);
-CREATE INDEX links_folded ON links (folded);
-CREATE INDEX links_resolved ON links (resolved, source);
-CREATE INDEX links_unresolved ON links (name_key) WHERE resolved IS NULL;
-CREATE INDEX names_prefix ON names (substr(folded, 1, 2), folded);
-CREATE INDEX name_words_word ON name_words (word);
-"""
-"""Created once a build has written every row: sorting them once is faster than keeping them up."""
-ALIAS_SEPARATOR = "\x1f"
-LinkRow = tuple[str, int, str, str | None, str, str | None, str | None]
-"""(source, ord, target, display, folded target, name key when it may be a name without a page, resolved)."""
 Stamp = tuple[str, int]
 """Which commit of which catalog a state was read at: (generation directory, serial)."""
 
 
 class CatalogError(Exception):
     """The catalog is missing, damaged or of another schema: the index is rebuilt."""
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector. Loading the name table or building a generation
-    allocates millions of objects and no cycles, and the collector would rescan all of them again
-    and again (docs/benchmarks.md)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-# -- generations ------------------------------------------------------------------------------
-
-
-def current_generation(index_dir: Path) -> Path | None:
-    try:
-        name = (index_dir / CURRENT_FILE).read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    generation = index_dir / name
-    return generation if name.startswith("gen-") and generation.is_dir() else None
-
-
-def new_generation(index_dir: Path) -> Path:
-    index_dir.mkdir(parents=True, exist_ok=True)
-    numbers = [int(p.name[4:]) for p in index_dir.glob("gen-*") if p.name[4:].isdigit()]
-    generation = index_dir / f"gen-{max(numbers, default=0) + 1:04d}"
-    generation.mkdir()
-    return generation
-
-
-def publish_generation(index_dir: Path, generation: Path) -> None:
-    """Point CURRENT at ``generation`` atomically, then remove generations older than the one it
-    replaces. That one stays until the next rebuild: readers in other processes may still be
-    searching it until they notice the switch."""
-    previous = current_generation(index_dir)
-    temporary = index_dir / f".{CURRENT_FILE}.{os.getpid()}.tmp"
-    with temporary.open("wb") as handle:
-        handle.write(generation.name.encode())
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, index_dir / CURRENT_FILE)
-    for old in index_dir.glob("gen-*"):
-        if old not in (generation, previous) and old.is_dir():
-            shutil.rmtree(old, ignore_errors=True)
 
 
 def catalog_stamp(generation: Path) -> Stamp | None:
@@ -156,18 +46,6 @@ def _read_once(generation: Path, query: str) -> list[tuple] | None:
             db.close()
     except sqlite3.Error:
         return None
-
-
-def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
-    path = generation / CATALOG_FILE
-    if read_only:
-        if not path.exists():
-            raise sqlite3.OperationalError(f"no catalog at {path}")
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-    else:
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    db.execute("PRAGMA busy_timeout = 30000")
-    return db
 
 
 def catalog_first_seen(generation: Path) -> dict[str, str]:
@@ -384,20 +262,10 @@ def unresolved_name(db: sqlite3.Connection, key: str) -> tuple[str, tuple[str, .
     return (rows[0][1], tuple(dict.fromkeys(source for source, _ in rows))) if rows else None
 
 
-def outlinks(db: sqlite3.Connection, path: str) -> tuple[str, ...]:
-    rows = db.execute(
-        "SELECT resolved FROM links WHERE source = ? AND resolved IS NOT NULL AND resolved != ? ORDER BY ord",
-        (path, path),
-    )
-    return tuple(dict.fromkeys(row[0] for row in rows))
-
-
 class Catalog:
     """One generation's catalog as readers see it (`CatalogRows`), with its pages, when each was
-    first seen, the files that could not be read, and the link graph of the same state (set by
-    whoever opened it: `index.indexer`)."""
-
-    graph: Graph
+    first seen, and the files that could not be read (the link graph of the same state is read
+    from its rows: `index.generation.LiveGeneration`)."""
 
     def __init__(self, generation: Path) -> None:
         self.generation = generation

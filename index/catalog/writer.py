@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from index.catalog.names import NamedPage, NameRow, distinct_rows, many_words
-from index.catalog.reader import ALIAS_SEPARATOR, INDEXES, SCHEMA_VERSION, TABLES, LinkRow, connect, outlinks
+from index.catalog.schema import ALIAS_SEPARATOR, INDEXES, SCHEMA_VERSION, TABLES, LinkRow, connect, outlinks
 from index.model import Page
 
 

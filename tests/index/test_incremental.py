@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from index.catalog.graph import name_rows
-from index.catalog.reader import CATALOG_FILE, SCHEMA_VERSION, current_generation
+from index.catalog.schema import CATALOG_FILE, SCHEMA_VERSION
 from index.catalog.writer import CatalogWriter
+from index.generation import current_generation
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
@@ -127,7 +128,7 @@ def test_an_update_rereads_only_the_pages_whose_links_changed(vault: Path, tmp_p
 
 def rows(wiki: Wiki) -> dict[str, list[tuple]]:
     """The catalog's tables, without when files were first seen (a fresh build sees them now)."""
-    generation = wiki._current().catalog.generation
+    generation = wiki.live().catalog.generation
     with sqlite3.connect(generation / CATALOG_FILE) as db:
         return {
             "files": db.execute(
@@ -143,7 +144,7 @@ def rows(wiki: Wiki) -> dict[str, list[tuple]]:
 
 def keys(wiki: Wiki) -> list[str]:
     """The name keys the fuzzy lookups scan, as the kept index holds them in memory."""
-    return list(wiki._current().catalog.graph.names._by_length)
+    return list(wiki.live().graph.names._by_length)
 
 
 def answers(wiki: Wiki) -> dict[str, dict[str, object]]:

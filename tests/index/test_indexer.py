@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from index.catalog.reader import CATALOG_FILE, current_generation
+from index.catalog.schema import CATALOG_FILE
+from index.generation import current_generation
 from index.wiki import IndexNotReady, Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 

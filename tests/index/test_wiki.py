@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 import index.wiki
-from index.catalog.reader import current_generation
+from index.generation import current_generation
 from index.web import path_token
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault

@@ -111,7 +111,7 @@ def test_unresolved_name_lists_the_pages_that_mention_it(wiki: Wiki) -> None:
 def test_a_lookup_reads_each_row_from_one_tree(wiki: Wiki, name: str) -> None:
     """After a build the catalog is read from disk: a name's rows are found by the names' own key
     (in key order) and each page through its primary key, never an index and then the table."""
-    db = wiki._current().catalog.rows.db()
+    db = wiki.live().catalog.rows.db()
     statements: list[str] = []
     db.set_trace_callback(statements.append)
     try:
