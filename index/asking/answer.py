@@ -28,7 +28,7 @@ from index.catalog.graph import Graph, page_ref
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
 from index.reading.format import RELATIONS_HEADING
 from index.reading.prose import strip_citations
-from index.store.engine import ChunkMatch, SearchStore
+from index.store.values import ChunkMatch, PassageStore
 
 ANSWER_PAGES = 5
 """Pages retrieved for an answer: the answer's page and the supporting ones shown after it."""
@@ -56,7 +56,7 @@ class _Read:
 
 
 def answer_question(
-    store: SearchStore,
+    store: PassageStore,
     pages: Mapping[str, Page],
     graph: Graph,
     text: str,
@@ -103,7 +103,7 @@ def answer_question(
 
 
 def _chunks_read(
-    store: SearchStore, ranked: Iterable[Ranked], about: tuple[str, ...]
+    store: PassageStore, ranked: Iterable[Ranked], about: tuple[str, ...]
 ) -> dict[str, tuple[Ranked, tuple[ChunkMatch, ...]]]:
     """The passages read of each page, in rank order: the best pages and the pages the question
     names whole (a named page even when nothing of it matched), the others where they matched."""
@@ -119,7 +119,7 @@ def _chunks_read(
     return read
 
 
-def _whole(store: SearchStore, page: Ranked) -> tuple[ChunkMatch, ...]:
+def _whole(store: PassageStore, page: Ranked) -> tuple[ChunkMatch, ...]:
     """All passages of a page (the matching ones kept whatever its length), in page order."""
     matched = {chunk.ordinal for chunk in page.chunks}
     chunks = [c for c in store.page_chunks(page.path) if c.ordinal < MAX_PAGE_CHUNKS or c.ordinal in matched]
@@ -169,7 +169,7 @@ def _relation_answer(
     question: Question,
     about: tuple[str, ...],
     read: dict[str, _Read],
-    store: SearchStore,
+    store: PassageStore,
     pages: Mapping[str, Page],
     graph: Graph,
     scorer: SentenceScorer,
@@ -292,7 +292,7 @@ def _supported(
     subject: str,
     targets: list[str],
     read: dict[str, _Read],
-    store: SearchStore,
+    store: PassageStore,
     scorer: SentenceScorer,
 ) -> tuple[list[str], Scored | None] | None:
     """The targets a sentence supports, and the best such sentence.
@@ -334,7 +334,7 @@ def _supported(
 
 
 def _sentences_about(
-    subject: str, targets: list[str], read: dict[str, _Read], store: SearchStore, scorer: SentenceScorer
+    subject: str, targets: list[str], read: dict[str, _Read], store: PassageStore, scorer: SentenceScorer
 ) -> Iterable[tuple[str, Scored]]:
     """Sentences on the subject's page naming a target, and on a target's page naming the subject."""
     own = read.get(subject)

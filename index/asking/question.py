@@ -35,7 +35,7 @@ from index.asking.vocabulary import (
 )
 from index.catalog.names import NameSpan, NameTable
 from index.model import Page
-from index.store.engine import QueryPlan
+from index.store.values import QueryPlan
 
 MAX_QUERY_CHARS = 1000
 """The longest question answered. The edge refuses longer text politely; the domain never cuts."""

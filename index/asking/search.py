@@ -22,7 +22,7 @@ from index.asking.weights import keyword_weights, name_terms, name_weight
 from index.catalog.names import NameTable
 from index.model import Candidate, Hit, Page, SearchResult
 from index.reading.prose import shorten
-from index.store.engine import ChunkMatch, QueryPlan, SearchStore
+from index.store.values import ChunkMatch, PassageStore, QueryPlan
 
 COMMON_SHARE = 0.03
 """A term in more than this share of passages tells little alone: when every word of a question is
@@ -34,7 +34,7 @@ POSTINGS_BUDGET = 15_000
 """How many postings the terms that find passages may have together, rarest first. The store scores
 about one posting every 2.7 µs on the benchmark machine (docs/benchmarks.md): this keeps finding
 under ~40 ms whatever the wiki's size and the question's length. The terms left out rank the
-passages found (`index.store.engine.QueryPlan.ranking_terms`), so they still count."""
+passages found (`index.store.values.QueryPlan.ranking_terms`), so they still count."""
 SNIPPET_CHARS = 220
 CHUNKS_PER_HIT = 8
 """Passages retrieved per hit asked for: enough for every page shown to bring its matching passages."""
@@ -61,7 +61,7 @@ class Retrieval:
 
 
 def search_pages(
-    store: SearchStore,
+    store: PassageStore,
     pages: dict[str, Page],
     names: NameTable,
     text: str,
@@ -85,7 +85,7 @@ def search_pages(
 
 
 def retrieve(
-    store: SearchStore,
+    store: PassageStore,
     pages: Mapping[str, Page],
     question: Question,
     limit: int,
@@ -215,7 +215,7 @@ def within_budget(plan: QueryPlan, total: int, postings: Mapping[str, int]) -> Q
     rarest word first (any term of a word finds its passages, the rarest at the least cost: 団指
     for 集団指標), then the words' other terms, rarest first; always the rarest `KEEP_RAREST`.
     The others only rank the passages these found. ``postings``: how many each term walks
-    (`SearchStore.postings`)."""
+    (`PassageStore.postings`)."""
     if total <= MIN_COMMON_CHUNKS:
         return plan
 
@@ -264,7 +264,7 @@ def common_phrase(question: Question, total: int, frequencies: Mapping[str, int]
 
 
 def _search(
-    store: SearchStore,
+    store: PassageStore,
     plan: QueryPlan,
     question: Question,
     total: int,
@@ -283,7 +283,7 @@ def _common_limit(total: int) -> float:
     return max(COMMON_SHARE * total, MIN_COMMON_CHUNKS)
 
 
-def _first(path: str, ranked: list[Ranked], store: SearchStore) -> list[Ranked]:
+def _first(path: str, ranked: list[Ranked], store: PassageStore) -> list[Ranked]:
     """The page the question is about, first (read from the store when no passage of it matched)."""
     own = next((page for page in ranked if page.path == path), None)
     if own is None:

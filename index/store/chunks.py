@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from index.model import Page
-from index.store.engine import Chunk
+from index.store.values import Chunk
 
 MAX_CHUNK_CHARS = 700
 _BREAKS = re.compile(r"(?<=\n)|(?<=[。！？])|(?<=[.!?]\s)")

@@ -1,8 +1,13 @@
-"""The full-text store: every whoosh call of the project lives in this module.
+"""The search engine behind the full-text store: every whoosh call of the project lives here.
 
 Pages are indexed as chunks (a section, or a part of a long one) so that a hit carries its best
-passage. Callers hand in plain `Chunk` values and a `QueryPlan` and get back plain `ChunkMatch`
-values; no whoosh object leaves this module, so the engine can be replaced behind it.
+passage. Callers hand in the plain values of `index.store.values` (a `Chunk`, a `QueryPlan`) and
+get plain `ChunkMatch` values back; no whoosh object leaves this module, so another engine can
+replace it behind `index.store.values.PassageStore`.
+
+The index's schema is pickled into its files by reference (`CJKTokenizer`, `_Frequencies` and
+`_Positions` as ``index.store.engine.…``): an index whose classes cannot be found under those
+names is unreadable, and rebuilt.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -37,6 +41,7 @@ from whoosh.writing import SegmentWriter
 
 from index.analysis import fold, latin_words, token_spans
 from index.store.postings import TermPool
+from index.store.values import Chunk, ChunkMatch, QueryPlan
 
 INDEX_NAME = "sakuin"
 POOL_MB = 24
@@ -132,44 +137,6 @@ def _schema() -> Schema:
         body=_text(_Positions()),
         links=KEYWORD(scorable=True, lowercase=False, commas=True),
     )
-
-
-@dataclass(frozen=True)
-class Chunk:
-    path: str
-    ordinal: int
-    heading: str
-    text: str
-    title: str = ""
-    names: str = ""
-    links: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class QueryPlan:
-    """What to look for: single terms (at a weight other than 1 when ``term_weights`` says so),
-    phrases (runs of terms), and the pages the question names (``linked_paths``): their own
-    passages and the pages linking to them rank higher.
-
-    ``ranking_terms`` are terms too common to find passages by (the engine would walk most of the
-    index for each): like the phrases, they only add to the score of passages the other clauses
-    found, so that among those the passage with more of the question ranks first.
-    """
-
-    terms: tuple[str, ...]
-    phrases: tuple[tuple[str, ...], ...] = ()
-    linked_paths: tuple[str, ...] = ()
-    term_weights: Mapping[str, float] = field(default_factory=dict)
-    ranking_terms: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ChunkMatch:
-    path: str
-    ordinal: int
-    heading: str
-    text: str
-    score: float
 
 
 class SearchStore:

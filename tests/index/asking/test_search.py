@@ -8,7 +8,8 @@ from index.analysis import tokenize
 from index.asking.question import MAX_QUERY_CHARS, read_question
 from index.asking.search import POSTINGS_BUDGET, within_budget
 from index.catalog.names import NameTable
-from index.store.engine import Chunk, QueryPlan, SearchStore
+from index.store.engine import SearchStore
+from index.store.values import Chunk, QueryPlan
 from index.wiki import Wiki
 from tests.vaults import SMALL_VAULT, entity, write_vault
 
@@ -172,7 +173,7 @@ def kana_names(tmp_path_factory: pytest.TempPathFactory) -> NameTable:
     vault = write_vault(root / "vault", {"wiki/entities/石井さくら.md": entity("石井さくら")})
     wiki = Wiki.open(vault, root / "index")
     wiki.update()
-    return wiki._current().catalog.graph.names
+    return wiki.live().graph.names
 
 
 @pytest.mark.parametrize(
