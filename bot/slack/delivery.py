@@ -13,7 +13,6 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answering.queue import AnswerQueue
 from bot.blocks.notices import busy_blocks, failure_blocks, overloaded_blocks
 from bot.blocks.reply import Reply
 from bot.i18n import Language, _, use_language
@@ -37,11 +36,11 @@ def failure_reply() -> Reply:
     return Reply(_("Sorry, something went wrong while answering."), tuple(failure_blocks()))
 
 
-async def acknowledge_command(ack: AsyncAck, answers: AnswerQueue, language: Language) -> None:
-    """Acknowledge a slash command; when the answer queue is full, the ack itself carries
+async def acknowledge_command(ack: AsyncAck, busy: bool, language: Language) -> None:
+    """Acknowledge a slash command; when the answer queue is ``busy`` (full), the ack itself carries
     `busy_reply` in ``language`` (Slack shows a command's ack body to the user at once, and it costs
     none of the five posts a ``response_url`` allows)."""
-    if answers.full:
+    if busy:
         with use_language(language):
             busy = busy_reply()
         await ack(text=busy.text, blocks=list(busy.blocks))

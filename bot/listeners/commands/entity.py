@@ -27,7 +27,7 @@ async def handle_entity_command(
     languages: UserLanguages,
     answers: AnswerQueue,
 ) -> None:
-    await acknowledge_command(ack, answers, languages.cached(command.get("user_id")))
+    await acknowledge_command(ack, answers.full, languages.cached(command.get("user_id")))
     text = f"{settings.entity_command} {unescape(command.get('text') or '')}"
     with use_language(await languages.language(client, command.get("user_id"))):
         reply = await answers.run(reply_for_text, text, wiki, settings)

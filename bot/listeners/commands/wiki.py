@@ -28,7 +28,7 @@ async def handle_wiki_command(
     languages: UserLanguages,
     answers: AnswerQueue,
 ) -> None:
-    await acknowledge_command(ack, answers, languages.cached(command.get("user_id")))
+    await acknowledge_command(ack, answers.full, languages.cached(command.get("user_id")))
     text = f"{settings.wiki_command} {unescape(command.get('text') or '').strip()}"
     with use_language(await languages.language(client, command.get("user_id"))):
         replies = await answers.run(replies_for_text, text, wiki, settings)
