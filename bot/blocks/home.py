@@ -16,7 +16,7 @@ from bot.blocks.elements import (
 from bot.blocks.help import index_status, usage_lines
 from bot.blocks.mrkdwn import bold, escape_clipped
 from bot.i18n import _, ngettext
-from bot.state.feedback_summary import SUMMARY_DAYS, FeedbackSummary
+from bot.state.feedback import SUMMARY_DAYS, FeedbackSummary
 from index import DigestItem, IndexState
 
 QUESTION_LIMIT = 200

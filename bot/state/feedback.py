@@ -1,4 +1,6 @@
-"""Answer feedback: the 👍/👎 votes on answers, and the questions sakuin could not answer well.
+"""Answer feedback: the 👍/👎 votes on answers, and the questions sakuin could not answer well; kept,
+and summed up for the App Home (last week's share of 👍, and the questions the wiki could not
+answer confidently: its gaps). ``sakuin feedback`` lists the same records in full (`bot.cli.commands`).
 
 What is kept is what the maintainers of the wiki need and nothing more: for a vote, the question,
 the pages the answer showed, the vote and its time; for a question answered without confidence,
@@ -19,6 +21,9 @@ from bot.state.sqlite import SqliteFile
 
 VoteValue = Literal["up", "down"]
 VOTES: tuple[VoteValue, ...] = ("up", "down")
+SUMMARY_DAYS = 7
+SUMMARY_QUESTIONS = 10
+SECONDS_PER_DAY = 86400
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS answer_votes (
@@ -51,6 +56,35 @@ class Vote:
 class UnansweredQuestion:
     question: str
     at: float
+
+
+@dataclass(frozen=True)
+class FeedbackSummary:
+    """Votes and unanswered questions of a period (App Home: the last week)."""
+
+    votes: int
+    up: int
+    unanswered: tuple[str, ...]
+    """Distinct questions, newest first."""
+
+    @property
+    def up_share(self) -> float | None:
+        return self.up / self.votes if self.votes else None
+
+
+def summary_since(now: float) -> float:
+    """Where the App Home summary starts: `SUMMARY_DAYS` before ``now``."""
+    return now - SUMMARY_DAYS * SECONDS_PER_DAY
+
+
+def summarize(votes: Sequence[Vote], unanswered: Sequence[UnansweredQuestion]) -> FeedbackSummary:
+    """The share of 👍 of ``votes``, and the distinct questions of ``unanswered`` (newest first)."""
+    questions = tuple(dict.fromkeys(item.question for item in unanswered))
+    return FeedbackSummary(
+        votes=len(votes),
+        up=sum(1 for vote in votes if vote.vote == "up"),
+        unanswered=questions[:SUMMARY_QUESTIONS],
+    )
 
 
 class AnswerFeedback(Protocol):

@@ -17,7 +17,7 @@ from bot.blocks.home import home_view
 from bot.conversation.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.i18n import _, use_language
 from bot.slack.user_locale import UserLanguages
-from bot.state.feedback_summary import summarize, summary_since
+from bot.state.feedback import summarize, summary_since
 from bot.state.store import AsyncStateStore
 from config.settings import Settings
 from index import DigestItem, IndexNotReady, IndexState, Wiki

@@ -5,8 +5,7 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from bot.cli.commands import feedback_json, print_feedback
-from bot.state.feedback import UnansweredQuestion, Vote
-from bot.state.feedback_summary import summarize, summary_since
+from bot.state.feedback import UnansweredQuestion, Vote, summarize, summary_since
 
 TOKYO = ZoneInfo("Asia/Tokyo")
 AT = 1_760_000_000.0  # 2025-10-09T17:53:20+09:00
