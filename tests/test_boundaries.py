@@ -84,7 +84,8 @@ def inside(name: str, prefixes: tuple[str, ...] | str) -> bool:
 
 def part_of(module: str) -> str | None:
     """The floor's part a module belongs to: its folder, or the module itself."""
-    return max((part for part in FLOORS if inside(module, part)), key=len, default=None)
+    parts = [part for part in FLOORS if inside(module, part) and (part != FRONT_DOOR or module == FRONT_DOOR)]
+    return max(parts, key=len, default=None)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 """The docs tell the truth about the code (as datasette's tests keep its docs honest): every setting
 is in the README's configuration table and nothing else is; every file the README's "How it is
-built" list or docs/architecture.md names exists."""
+built" list or docs/architecture.md names exists; architecture.md places every folder and loose
+module on a floor, and "How it is built" names every module."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from config.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "index", "config")
 README = (REPO / "README.md").read_text(encoding="utf-8")
 ARCHITECTURE = REPO / "docs" / "architecture.md"
 CODE = re.compile(r"`([^`\s]+)`")
@@ -48,7 +50,13 @@ def bullets(text: str) -> list[str]:
 def missing_paths(item: str) -> list[str]:
     """Paths named in one list item that exist nowhere they could mean: from the repository root,
     or inside a folder the item named before (``bot/`` … ``digest/`` … ``days.py``)."""
+    return resolved_paths(item)[1]
+
+
+def resolved_paths(item: str) -> tuple[list[Path], list[str]]:
+    """The paths one list item names (each found as `missing_paths` says), and those not found."""
     folders = [REPO]
+    found_paths: list[Path] = []
     missing = []
     for name in CODE.findall(item):
         if not PATH.match(name):
@@ -56,9 +64,32 @@ def missing_paths(item: str) -> list[str]:
         found = next((folder / name for folder in reversed(folders) if (folder / name).exists()), None)
         if found is None:
             missing.append(name)
-        elif found.is_dir():
-            folders.append(found)
-    return missing
+        else:
+            found_paths.append(found)
+            if found.is_dir():
+                folders.append(found)
+    return found_paths, missing
+
+
+def code_modules() -> list[Path]:
+    """Every module of the three packages but the empty ``__init__.py`` files of a package and the
+    handlers of ``bot/listeners/`` (placed by that folder: one handler per surface)."""
+    return sorted(
+        path
+        for package in PACKAGES
+        for path in (REPO / package).rglob("*.py")
+        if "listeners" not in path.relative_to(REPO).parts
+        and not (path.name == "__init__.py" and path.parent.relative_to(REPO).as_posix() != "index")
+    )
+
+
+def code_folders() -> list[str]:
+    """``folder/`` for every package folder inside the three packages (``bot/listeners/`` once)."""
+    return sorted(
+        path.parent.relative_to(REPO).as_posix() + "/"
+        for package in PACKAGES
+        for path in (REPO / package).glob("*/__init__.py")
+    )
 
 
 def test_every_setting_is_in_the_readme_table_and_nothing_else() -> None:
@@ -78,3 +109,19 @@ def test_architecture_names_only_files_that_exist() -> None:
     named = [name for name in CODE.findall(text) if PATH.match(name) and "/" in name]
     assert named, "docs/architecture.md names no files"
     assert [name for name in named if not (REPO / name).exists()] == []
+
+
+def test_architecture_places_every_folder_and_loose_module() -> None:
+    named = set(CODE.findall(ARCHITECTURE.read_text(encoding="utf-8")))
+    loose = [
+        path.relative_to(REPO).as_posix()
+        for package in ("bot", "index")
+        for path in (REPO / package).glob("*.py")
+        if path.stat().st_size
+    ]
+    assert [place for place in [*code_folders(), *loose] if place not in named] == []
+
+
+def test_how_it_is_built_names_every_module() -> None:
+    named = {path for item in bullets(section(README, "How it is built")) for path in resolved_paths(item)[0]}
+    assert [str(path.relative_to(REPO)) for path in code_modules() if path not in named] == []
