@@ -40,9 +40,9 @@ from rich.table import Table
 
 from bench.generate import DEFAULT_SEED, generate
 from bench.measure import REPO, percentile, tree_rss
+from bot.blocks.notices import busy_reply, failure_reply, overloaded_reply
 from bot.blocks.reply import Reply
 from bot.i18n import LANGUAGES, use_language
-from bot.slack.delivery import busy_reply, failure_reply, overloaded_reply
 from config.settings import Settings
 from tests.bot.fake_slack import FakeSlack, SlackSender, mention_event
 

@@ -33,7 +33,7 @@ from bot.blocks.written import draft_blocks, written_blocks, written_text
 from bot.i18n import language_for_question, use_language
 from bot.llm.client import WrittenAnswer, model_configured, write_answer
 from bot.llm.grounding import Grounding, NumberedPassage, Sentence, passages_from
-from bot.slack.delivery import post_reply
+from bot.slack.delivery import post_reply, update_reply
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -163,9 +163,7 @@ class _InPlace:
         self.updated_at = time.monotonic()
         reply = self.decorate(version)
         try:
-            await self.client.chat_update(
-                channel=self.channel, ts=self.ts, text=reply.text, blocks=list(reply.blocks)
-            )
+            await update_reply(self.client, self.channel, self.ts, reply)
         except (SlackClientError, aiohttp.ClientError, TimeoutError) as error:
             log.warning("could not update answer %s in %s: %s", self.ts, self.channel, error)
             return False

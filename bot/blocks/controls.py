@@ -13,8 +13,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.blocks.elements import MAX_BLOCKS, MAX_BUTTON_VALUE, actions, button, fit_blocks, plain
+from bot.blocks.elements import MAX_BLOCKS, MAX_BUTTON_VALUE, actions, button, fit_blocks, plain, section
 from bot.blocks.mrkdwn import escape, unescape
+from bot.blocks.reply import Reply
 from bot.i18n import N_, _
 
 FEEDBACK = "feedback"
@@ -125,3 +126,9 @@ def with_controls(blocks: Sequence[dict], controls: Sequence[dict]) -> list[dict
 def without_block(blocks: Sequence[dict], block_id: str) -> list[dict]:
     """The message minus one of our control blocks (after "stop following" was clicked)."""
     return [block for block in blocks if block.get("block_id") != block_id]
+
+
+def stopped_reply() -> Reply:
+    """Said in a thread once sakuin stopped following it."""
+    text = _(STOPPED_TEXT)
+    return Reply(text, (section(text),))

@@ -1,10 +1,34 @@
-"""Short polite messages: a question that is too long, an index that is not ready, a busy bot, a failure."""
+"""Short polite messages: a question that is too long, an index that is not ready, a busy bot, a
+failure, a channel sakuin does not answer in; the whole message (`Reply`) for those the edge sends
+on its own."""
 
 from __future__ import annotations
 
 from bot.blocks.elements import section
 from bot.blocks.mrkdwn import bold, escape, escape_clipped
+from bot.blocks.reply import Reply
 from bot.i18n import _
+
+
+def busy_reply() -> Reply:
+    """The answer queue is full: the answer comes, a little later."""
+    return Reply(_("Many questions at once: answering yours in a moment."), tuple(busy_blocks()))
+
+
+def overloaded_reply() -> Reply:
+    """The answer queue stayed full (`bot.answering.queue.Overloaded`): the error handler's apology."""
+    return Reply(
+        _("Sorry, too many questions at once: please ask again in a minute."), tuple(overloaded_blocks())
+    )
+
+
+def failure_reply() -> Reply:
+    return Reply(_("Sorry, something went wrong while answering."), tuple(failure_blocks()))
+
+
+def refused_reply() -> Reply:
+    """A mention in a channel outside ``ALLOWED_CHANNELS``."""
+    return Reply(_("Sorry, I do not answer in this channel."), tuple(refused_blocks()))
 
 
 def too_long_blocks(length: int, limit: int) -> list[dict]:

@@ -23,11 +23,11 @@ from bot.answering.model_rewrite import post_answer
 from bot.answering.queue import AnswerQueue
 from bot.answering.replies import question_reply, reply_for_text
 from bot.blocks.answer import SUPPORTING
-from bot.blocks.controls import STOPPED_TEXT, feedback_block, stop_row, with_controls
-from bot.blocks.elements import section
+from bot.blocks.controls import feedback_block, stop_row, stopped_reply, with_controls
+from bot.blocks.notices import busy_reply
 from bot.blocks.reply import Reply
-from bot.i18n import _, language_for_question, use_language
-from bot.slack.delivery import busy_reply, tell_user
+from bot.i18n import language_for_question, use_language
+from bot.slack.delivery import post_reply, tell_user
 from bot.state.store import AsyncStateStore
 from bot.state.threads import FollowedThread
 from config.settings import Settings
@@ -132,10 +132,7 @@ class Conversations:
         """Stop following the thread and say so in it (once: a second "stop" finds nothing to stop),
         in the language the caller set."""
         if await self.state.forget_thread(channel, thread_ts):
-            text = _(STOPPED_TEXT)
-            await client.chat_postMessage(
-                channel=channel, thread_ts=thread_ts, text=text, blocks=[section(text)]
-            )
+            await post_reply(client, channel, stopped_reply(), thread_ts=thread_ts)
 
 
 def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) -> Reply:

@@ -33,11 +33,12 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answering.queue import AnswerQueue, Overloaded
 from bot.blocks.mrkdwn import strip_mention
+from bot.blocks.notices import failure_reply, overloaded_reply
 from bot.blocks.reply import Reply
 from bot.conversation.conversations import Conversations
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
-from bot.slack.delivery import failure_reply, overloaded_reply, respond_privately, tell_user
+from bot.slack.delivery import respond_privately, tell_user
 from bot.slack.user_locale import UserLanguages
 from bot.state.store import AsyncStateStore
 from config.settings import Settings

@@ -1,5 +1,6 @@
-"""Delivering a `Reply` to Slack: privately through ``response_url``, publicly, as a message, or as a
-notice for the one user who asked.
+"""Delivering a `Reply` to Slack: privately through ``response_url``, publicly, as a message (posted,
+or updated in place), or as a notice for the one user who asked. Every ``chat.*`` call for a
+`Reply` is here.
 
 Slack answers a ``response_url`` post with an HTTP status instead of raising; a failed delivery
 (expired URL, too many uses) is logged here with what was being delivered.
@@ -13,27 +14,11 @@ from slack_bolt.context.ack.async_ack import AsyncAck
 from slack_bolt.context.respond.async_respond import AsyncRespond
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.blocks.notices import busy_blocks, failure_blocks, overloaded_blocks
+from bot.blocks.notices import busy_reply
 from bot.blocks.reply import Reply
-from bot.i18n import Language, _, use_language
+from bot.i18n import Language, use_language
 
 log = logging.getLogger(__name__)
-
-
-def busy_reply() -> Reply:
-    """The answer queue is full: the answer comes, a little later."""
-    return Reply(_("Many questions at once: answering yours in a moment."), tuple(busy_blocks()))
-
-
-def overloaded_reply() -> Reply:
-    """The answer queue stayed full (`bot.answering.queue.Overloaded`): the error handler's apology."""
-    return Reply(
-        _("Sorry, too many questions at once: please ask again in a minute."), tuple(overloaded_blocks())
-    )
-
-
-def failure_reply() -> Reply:
-    return Reply(_("Sorry, something went wrong while answering."), tuple(failure_blocks()))
 
 
 async def acknowledge_command(ack: AsyncAck, busy: bool, language: Language) -> None:
@@ -102,6 +87,11 @@ async def post_reply(
         unfurl_media=False,
     )
     return response.get("ts")
+
+
+async def update_reply(client: AsyncWebClient, channel: str, ts: str, reply: Reply) -> None:
+    """The message ``ts`` rewritten as ``reply`` (Slack's errors are the caller's to handle)."""
+    await client.chat_update(channel=channel, ts=ts, text=reply.text, blocks=list(reply.blocks))
 
 
 async def tell_user(

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from bench.load import MIX, Ack, Options, Request, parse_args, plan_requests, run_load, tally
+from bot.blocks.notices import busy_reply, failure_reply, overloaded_reply
 from bot.i18n import use_language
-from bot.slack.delivery import busy_reply, failure_reply, overloaded_reply
 from tests.bot.fake_slack import Call, FakeSlack, ResponsePost
 
 QUERIES = {

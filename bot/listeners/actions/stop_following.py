@@ -10,9 +10,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.controls import FOLLOW_BLOCK_ID, without_block
 from bot.blocks.elements import MAX_MESSAGE_TEXT
+from bot.blocks.reply import Reply
 from bot.blocks.visible import visible_text
 from bot.conversation.conversations import Conversations
 from bot.i18n import use_language
+from bot.slack.delivery import update_reply
 from bot.slack.user_locale import UserLanguages
 
 
@@ -33,9 +35,10 @@ async def handle_stop_following(
         await conversations.stop(client, channel, thread_ts)
     message = body.get("message") or {}
     if message.get("ts") and message.get("blocks"):
-        await client.chat_update(
-            channel=channel,
-            ts=message["ts"],
-            text=message.get("text") or visible_text(message["blocks"])[:MAX_MESSAGE_TEXT],
-            blocks=without_block(message["blocks"], FOLLOW_BLOCK_ID),
+        text = message.get("text") or visible_text(message["blocks"])[:MAX_MESSAGE_TEXT]
+        await update_reply(
+            client,
+            channel,
+            message["ts"],
+            Reply(text, tuple(without_block(message["blocks"], FOLLOW_BLOCK_ID))),
         )

@@ -12,9 +12,10 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.mrkdwn import strip_mention, unescape
-from bot.blocks.notices import refused_blocks
+from bot.blocks.notices import refused_reply
 from bot.conversation.conversations import Conversations, Place
-from bot.i18n import _, language_for_question, use_language
+from bot.i18n import language_for_question, use_language
+from bot.slack.delivery import tell_user
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -37,13 +38,7 @@ async def handle_app_mention(
     if settings.allowed_channels and channel not in settings.allowed_channels:
         log.info("mention in %s ignored: not in ALLOWED_CHANNELS", channel)
         with use_language(language_for_question(text, settings.ui_language)):
-            await client.chat_postEphemeral(
-                channel=channel,
-                user=event["user"],
-                text=_("Sorry, I do not answer in this channel."),
-                blocks=refused_blocks(),
-                thread_ts=event.get("thread_ts"),
-            )
+            await tell_user(client, channel, event["user"], refused_reply(), thread_ts=event.get("thread_ts"))
         return
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
     place = Place(channel, thread_ts, follows=thread_ts is not None, user=event.get("user"))
