@@ -33,7 +33,6 @@ from index.model import (
     IndexReport,
     IndexState,
     Lookup,
-    Page,
     PageRef,
     SearchResult,
     Unresolved,
@@ -170,15 +169,6 @@ class Wiki:
             return None
         return build_card(page, live.catalog.pages, live.graph, self._url_for)
 
-    def page(self, path: str) -> Page | None:
-        return self._current().catalog.pages.get(path)
-
-    def pages(self) -> tuple[Page, ...]:
-        return tuple(self._current().catalog.pages.values())
-
-    def backlinks(self, path: str) -> tuple[PageRef, ...]:
-        return self._backlinks(self._current(), path)
-
     def most_linked(
         self, limit: int = 5, types: frozenset[str] = frozenset({"entity"})
     ) -> tuple[PageRef, ...]:
@@ -188,9 +178,6 @@ class Wiki:
         return tuple(
             page_ref(catalog.pages[path], self._url_for) for path, _ in ranked if path in catalog.pages
         )
-
-    def first_seen(self, path: str) -> str | None:
-        return self._current().catalog.first_seen.get(path)
 
     def page_for_url(self, url: str) -> str | None:
         """The path of the page a web link names (``WIKI_BASE_URL`` + its path), or None."""
@@ -264,11 +251,9 @@ class Wiki:
             return PageRef(path.rsplit("/", 1)[-1].removesuffix(".md"), None)
         return page_ref(page, self._url_for)
 
-    def _backlinks(self, live: LiveGeneration, path: str) -> tuple[PageRef, ...]:
-        return tuple(linking_refs(live.graph, path, self._url_for))
-
     def _cited_by(self, live: LiveGeneration, path: str) -> tuple[PageRef, ...]:
-        return tuple(ref for ref in self._backlinks(live, path) if ref.type in CITING_TYPES)
+        refs = linking_refs(live.graph, path, self._url_for)
+        return tuple(ref for ref in refs if ref.type in CITING_TYPES)
 
     def _candidate(self, hit: NameHit) -> Candidate:
         page = hit.page

@@ -21,7 +21,7 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
 
 
 def test_every_indexed_page_is_knowledge_or_companion(wiki: Wiki) -> None:
-    for page in wiki.pages():
+    for page in wiki.live().catalog.pages.values():
         assert page.path.startswith(
             tuple(
                 f"wiki/{folder}/"
@@ -62,11 +62,13 @@ def test_links_in_code_are_not_links(wiki: Wiki, name: str) -> None:
 
 
 def test_nfd_file_name_resolves_from_nfc_links(wiki: Wiki) -> None:
-    assert len(wiki.backlinks("wiki/concepts/ストラグラー.md")) >= 5
+    assert len(wiki.card("wiki/concepts/ストラグラー.md").backlinks) >= 5
 
 
 def test_human_layer_is_not_a_backlink(wiki: Wiki) -> None:
-    assert not any(ref.path.startswith("papers/") for ref in wiki.backlinks("wiki/entities/MegaScale.md"))
+    assert not any(
+        ref.path.startswith("papers/") for ref in wiki.card("wiki/entities/MegaScale.md").backlinks
+    )
 
 
 def test_large_page_is_searchable_to_its_last_sections(wiki: Wiki) -> None:
@@ -94,6 +96,6 @@ def test_most_linked_entities_first(wiki: Wiki) -> None:
     """The assistant pane's prompts: the entities most pages link to, most linked first."""
     linked = wiki.most_linked(3)
     assert [ref.type for ref in linked] == ["entity"] * 3 and linked[0].name == "ByteDance"
-    counts = [len(wiki.backlinks(ref.path)) for ref in linked]
+    counts = [len(wiki.card(ref.path).backlinks) for ref in linked]
     assert counts == sorted(counts, reverse=True)
     assert {ref.type for ref in wiki.most_linked(5, frozenset({"concept"}))} == {"concept"}

@@ -77,10 +77,10 @@ def test_drafts_meta_and_the_human_layer_are_not_pages(wiki: Wiki, name: str) ->
 
 
 def test_a_bare_link_prefers_the_entities_folder_however_deep(wiki: Wiki) -> None:
-    citing = {ref.path for ref in wiki.backlinks(E + "products/Tidal.md")}
+    citing = {ref.path for ref in wiki.card(E + "products/Tidal.md").backlinks}
     assert {E + "orgs/Kestrel Labs.md", C + "KVキャッシュ階層化.md"} <= citing
     assert "wiki/comparisons/Tidal vs Helix.md" in citing
-    assert wiki.backlinks("wiki/components/Tidal.md") == ()
+    assert wiki.card("wiki/components/Tidal.md").backlinks == ()
 
 
 def test_nested_sources_are_in_the_digest_with_their_nested_brief(wiki: Wiki) -> None:

@@ -119,7 +119,7 @@ def test_an_update_rereads_only_the_pages_whose_links_changed(vault: Path, tmp_p
     write_vault(vault, {"wiki/entities/Zhuo Jiang.md": entity("Zhuo Jiang")})
     report = wiki.update()
     assert (report.added, report.changed, report.removed) == (1, 0, 0)
-    assert {ref.path for ref in wiki.backlinks("wiki/entities/Zhuo Jiang.md")} == {
+    assert {ref.path for ref in wiki.card("wiki/entities/Zhuo Jiang.md").backlinks} == {
         BYTEDANCE,
         "wiki/entities/Ant Group.md",
     }
@@ -150,12 +150,11 @@ def keys(wiki: Wiki) -> list[str]:
 def answers(wiki: Wiki) -> dict[str, dict[str, object]]:
     """What readers get: every page's card and backlinks, lookups of every name a page is known
     by (and of typos and unresolved names), and searches for every title."""
-    pages = wiki.pages()
+    pages = wiki.live().catalog.pages.values()
     names = {name for page in pages for name in (page.title, page.stem, *page.aliases)}
     names |= {"Wei Zhang", "張偉", "UCAS", "University of Chinese Academy", "ByteDanse", "Minderr"}
     return {
         "cards": {page.path: wiki.card(page.path) for page in pages},
-        "backlinks": {page.path: wiki.backlinks(page.path) for page in pages},
         "lookups": {name: wiki.lookup(name) for name in sorted(names)},
         "searches": {
             page.title: {hit.path for hit in wiki.search(page.title, limit=50).hits} for page in pages
@@ -189,8 +188,8 @@ def test_a_catalog_of_an_older_schema_is_rebuilt_keeping_when_pages_were_first_s
     wiki = Wiki.open(vault, tmp_path / "index")
     assert wiki.state().status == "empty"
     assert wiki.update().rebuilt
-    assert wiki.first_seen("wiki/entities/Minder.md") == "2025-01-02T03:04:05+00:00"
-    assert wiki.first_seen("wiki/entities/ByteDance.md") is not None
+    assert wiki.live().catalog.first_seen.get("wiki/entities/Minder.md") == "2025-01-02T03:04:05+00:00"
+    assert wiki.live().catalog.first_seen.get("wiki/entities/ByteDance.md") is not None
 
 
 def test_an_index_from_before_the_sqlite_catalog_is_rebuilt_keeping_when_pages_were_first_seen(
@@ -216,8 +215,8 @@ def test_an_index_from_before_the_sqlite_catalog_is_rebuilt_keeping_when_pages_w
     wiki = Wiki.open(vault, tmp_path / "index")
     assert wiki.state().status == "empty"
     assert wiki.update().rebuilt
-    assert wiki.first_seen("wiki/entities/Minder.md") == "2025-01-02T03:04:05+00:00"
-    assert wiki.first_seen("wiki/entities/ByteDance.md") is not None
+    assert wiki.live().catalog.first_seen.get("wiki/entities/Minder.md") == "2025-01-02T03:04:05+00:00"
+    assert wiki.live().catalog.first_seen.get("wiki/entities/ByteDance.md") is not None
 
 
 def test_told_paths_that_are_no_pages_change_nothing_and_a_first_update_scans_anyway(

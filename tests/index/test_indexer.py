@@ -41,19 +41,23 @@ def test_first_update_builds_then_only_changes_are_applied(vault: Path, tmp_path
     assert (report.added, report.changed, report.removed, report.rebuilt) == (1, 1, 1, False)
     assert wiki.search("Zyxwv").hits[0].path == "wiki/entities/MegaScale.md"
     assert wiki.lookup("Volcano Engine").match is not None
-    assert wiki.page("wiki/entities/Anna Stub.md") is None
+    assert wiki.card("wiki/entities/Anna Stub.md") is None
 
 
 def test_renamed_page_moves_with_its_backlinks(vault: Path, tmp_path: Path) -> None:
     wiki = open_built(vault, tmp_path)
-    assert "wiki/entities/ByteDance.md" in {ref.path for ref in wiki.backlinks("wiki/entities/Minder.md")}
+    assert "wiki/entities/ByteDance.md" in {
+        ref.path for ref in wiki.card("wiki/entities/Minder.md").backlinks
+    }
     os.rename(vault / "wiki/entities/Minder.md", vault / "wiki/concepts/Minder.md")
     wiki.update()
     assert wiki.lookup("Minder").match.path == "wiki/concepts/Minder.md"
     card = wiki.card("wiki/entities/ByteDance.md")
     products = next(group for group in card.groups if group.label == "関連プロダクト")
     assert [ref.path for ref in products.refs] == ["wiki/entities/MegaScale.md", "wiki/concepts/Minder.md"]
-    assert "wiki/entities/ByteDance.md" in {ref.path for ref in wiki.backlinks("wiki/concepts/Minder.md")}
+    assert "wiki/entities/ByteDance.md" in {
+        ref.path for ref in wiki.card("wiki/concepts/Minder.md").backlinks
+    }
 
 
 def test_bad_files_are_reported_and_everything_else_is_indexed(vault: Path, tmp_path: Path) -> None:
@@ -264,7 +268,7 @@ def test_unchanged_pages_follow_a_link_target_that_appears_later(vault: Path, tm
 
 def test_a_rebuild_keeps_when_pages_were_first_seen(vault: Path, tmp_path: Path) -> None:
     wiki = open_built(vault, tmp_path)
-    seen = wiki.first_seen("wiki/entities/Minder.md")
+    seen = wiki.live().catalog.first_seen.get("wiki/entities/Minder.md")
     assert seen is not None
     wiki.update(rebuild=True)
-    assert wiki.first_seen("wiki/entities/Minder.md") == seen
+    assert wiki.live().catalog.first_seen.get("wiki/entities/Minder.md") == seen

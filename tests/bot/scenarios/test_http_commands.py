@@ -127,16 +127,16 @@ async def test_a_5000_character_query_gets_a_polite_answer(bot, command_name):
 
 async def test_the_largest_page_of_the_example_vault_respects_block_kit_limits(bot, linked_wiki):
     largest = max(
-        linked_wiki.pages(),
+        linked_wiki.live().catalog.pages.values(),
         key=lambda page: (
             len(linked_wiki.card(page.path).groups)
-            + len(linked_wiki.backlinks(page.path))
+            + len(linked_wiki.card(page.path).backlinks)
             + len(page.summary)
         ),
     )
     body = await command(bot, largest.title)
     assert body["blocks"][0]["text"]["text"] == largest.title[:150]
-    for page in linked_wiki.pages():  # and every other page's card, built the same way
+    for page in linked_wiki.live().catalog.pages.values():  # and every other page's card, built the same way
         await bot.sender.click(
             [
                 {
@@ -154,7 +154,7 @@ async def test_the_largest_page_of_the_example_vault_respects_block_kit_limits(b
             f"{OPEN_PAGE}:0",
             response_url=bot.slack.response_url("all"),
         )
-    posts = await bot.slack.wait_for_responses("all", count=len(linked_wiki.pages()))
+    posts = await bot.slack.wait_for_responses("all", count=len(linked_wiki.live().catalog.pages.values()))
     for post in posts:
         assert_valid_blocks(post.body["blocks"])
 

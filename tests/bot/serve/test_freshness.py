@@ -75,12 +75,12 @@ async def test_edit_add_delete_rename_while_queries_run(live) -> None:
         )
 
         (vault / "wiki/entities/Anna Stub.md").unlink()
-        await eventually(lambda: wiki.page("wiki/entities/Anna Stub.md") is None, timeout=WAIT_S)
+        await eventually(lambda: wiki.card("wiki/entities/Anna Stub.md") is None, timeout=WAIT_S)
 
         os.rename(vault / "wiki/entities/Minder.md", vault / "wiki/entities/Minder System.md")
-        await eventually(lambda: wiki.page("wiki/entities/Minder System.md") is not None, timeout=WAIT_S)
+        await eventually(lambda: wiki.card("wiki/entities/Minder System.md") is not None, timeout=WAIT_S)
         assert "wiki/entities/ByteDance.md" in {
-            r.path for r in wiki.backlinks("wiki/entities/Minder System.md")
+            r.path for r in wiki.card("wiki/entities/Minder System.md").backlinks
         }
     assert readers.errors == [] and readers.answers > 0
 

@@ -211,7 +211,7 @@ def test_plain_obsidian_vault_titles_and_aliases_resolve(tmp_path: Path, name: s
 def test_plain_vault_skips_dot_and_underscore_folders(tmp_path: Path) -> None:
     wiki = Wiki.open(write_vault(tmp_path / "v", PLAIN_VAULT), tmp_path / "i")
     wiki.update()
-    assert sorted(page.path for page in wiki.pages()) == [
+    assert sorted(page.path for page in wiki.live().catalog.pages.values()) == [
         "Daily/2026-10-14.md",
         "Inbox.md",
         "People/Jane Doe.md",
