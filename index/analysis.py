@@ -4,7 +4,8 @@ Lucene-CJKAnalyzer style: NFKC + casefold; runs of Latin letters and digits are 
 characters become overlapping character bigrams (a one-character run stays itself). Positions are
 consecutive, so a run of bigrams can be matched as a phrase, which equals a substring match.
 
-This module is pickled by reference into the search index: keep it importable as ``index.analysis``.
+The search engine tokenizes with it (`index.store.engine.CJKTokenizer`), and so does every reader
+of a question or a name, so that the index and its readers cut text the same way.
 """
 
 from __future__ import annotations

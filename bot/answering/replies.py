@@ -1,8 +1,10 @@
-"""The one place the bot composes its answers: text in, a Slack message (`Reply`) out.
+"""The composer: text in, a Slack message (`Reply`) out, for commands, questions and buttons.
 
 Slack listeners, the share button and ``sakuin ask`` all come through here, so the terminal shows
-exactly what Slack would. These functions are synchronous (they call the wiki directly); the Slack
-edge runs them in a thread. The text given here is plain text as the user meant it: listeners undo
+exactly what Slack would (the notices the edge sends on its own are `bot.blocks.notices`'s; a
+question's answer may be rewritten by the model afterwards, `bot.answering.model_rewrite`).
+These functions are synchronous (they call the wiki directly); the Slack edge runs them in a
+thread. The text given here is plain text as the user meant it: listeners undo
 Slack's own escaping first (`bot.blocks.mrkdwn.unescape`).
 
 The language (`bot.i18n`): a question is answered in its own language, a command or a button in

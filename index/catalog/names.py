@@ -29,7 +29,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import DamerauLevenshtein, Indel
 
 from index.analysis import fold
-from index.reading.format import CONCEPT, ENTITY, NOTE, SOURCE
+from index.reading.format import CONCEPT, ENTITY, NOTE, SOURCE, SYNTHESIS_TYPES
 
 V = TypeVar("V")
 _LEGAL_WORDS = frozenset(
@@ -53,7 +53,7 @@ _LEGAL_JA = re.compile(r"株式会社|有限会社|合同会社|\(株\)|（株�
 _SEPARATORS = re.compile(r"[\W_]+")
 _LATIN_WORD = re.compile(r"[a-z0-9]+")
 MAX_NAME_WORDS = 4
-_TYPE_RANK = {ENTITY: 0, CONCEPT: 1, NOTE: 2, "question": 3, "survey": 3, "thesis": 3, SOURCE: 4}
+_TYPE_RANK = {ENTITY: 0, CONCEPT: 1, NOTE: 2, **dict.fromkeys(SYNTHESIS_TYPES, 3), SOURCE: 4}
 """Orders candidates that tie (an entity is listed before a source of the same name); never
 decides a tie. Types of a team's own folders list like notes."""
 _KIND_RANK = {"title": 0, "stem": 0, "alias": 1, "short": 2, "display": 3}

@@ -14,6 +14,9 @@ import re
 SOURCE, ENTITY, CONCEPT = "source", "entity", "concept"
 NOTE = "note"
 """The type of a page that says nothing about its kind (no ``type:``, no telling folder or shape)."""
+QUESTION, SURVEY, THESIS = "question", "survey", "thesis"
+SYNTHESIS_TYPES = frozenset({QUESTION, SURVEY, THESIS})
+"""Pages that work a question out across sources: named after notes, before sources."""
 ASK, BRIEF = "ask", "brief"
 COMPANION_TYPES = frozenset({ASK, BRIEF})
 """Per-source Q&A logs and Slack blurbs: read for the digest, never answers themselves."""
@@ -30,8 +33,8 @@ FOLDER_TYPES = {
     "sources": SOURCE,
     "entities": ENTITY,
     "concepts": CONCEPT,
-    "questions": "question",
-    "surveys": "survey",
+    "questions": QUESTION,
+    "surveys": SURVEY,
     "comparisons": "comparison",
     "folds": "fold",
     "asks": ASK,
