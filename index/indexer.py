@@ -43,11 +43,13 @@ from index.model import IndexReport, Page
 from index.pages import parse_page
 from index.store import SearchStore
 from index.vault import (
+    RefusedFile,
     Scan,
     VaultFile,
     files_at,
     log_fingerprint,
     read_log,
+    read_vault_file,
     scan_vault,
     vault_layout,
     with_skipped,
@@ -296,7 +298,9 @@ def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str |
 def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     """The page in a file and what was wrong with it; no file's oddity stops the others."""
     try:
-        result = parse_page(file.path, Path(file.absolute).read_bytes(), file.folder_type)
+        result = parse_page(file.path, read_vault_file(file.root, file.spelled), file.folder_type)
+    except RefusedFile as error:  # a link or a FIFO put in place of the file since the walk
+        return None, error.reason
     except OSError as error:
         return None, f"unreadable: {error.strerror or error}"
     except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError

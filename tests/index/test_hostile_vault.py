@@ -1,0 +1,151 @@
+"""Vaults pushed by someone who means harm, through `sakuin index` and the real indexer: links out of
+the vault, devices, FIFOs, files swapped for links while the indexer reads."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from index.model import FolderCount
+from index.vault import SYMLINK, RefusedFile, read_vault_file, scan_vault, survey_vault
+from index.wiki import Wiki
+from tests.vaults import entity, write_vault
+
+SECRET = "xoxb-hostile-vault-secret"
+INDEX_TIMEOUT_S = 120
+MEMORY_LIMIT = 3 << 30
+"""Address space of the `sakuin index` under test: a read of /dev/zero fails instead of taking the machine."""
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder beside the vault holding a secret note, as any file of the machine would."""
+    return write_vault(tmp_path / "outside", {"Secret.md": f"# Secret\n\nSLACK_BOT_TOKEN={SECRET}\n"})
+
+
+def hostile_vault(root: Path, outside: Path) -> Path:
+    vault = write_vault(
+        root, {"wiki/entities/Alpha.md": entity("Alpha"), "wiki/concepts/Beta.md": "# Beta\n"}
+    )
+    entities = vault / "wiki/entities"
+    os.symlink("/proc/self/environ", entities / "Environ.md")
+    os.symlink(outside / "Secret.md", entities / "Outside.md")
+    os.symlink("/dev/zero", entities / "Zero.md")
+    os.symlink("Alpha.md", entities / "Inside.md")  # a link to a note of the vault: not followed either
+    os.symlink(outside, vault / "wiki/shared")  # a linked folder: never walked
+    os.mkfifo(entities / "Pipe.md")
+    return vault
+
+
+def test_sakuin_index_reads_no_link_device_or_fifo_and_counts_each(tmp_path: Path, outside: Path) -> None:
+    vault = hostile_vault(tmp_path / "vault", outside)
+    environment = {
+        "PATH": os.environ.get("PATH", ""),
+        "WIKI_DIR": str(vault),
+        "INDEX_DIR": str(tmp_path / "index"),
+        "STATE_DB": str(tmp_path / "state.sqlite3"),
+        "UI_LANGUAGE": "en",
+        "COLUMNS": "200",
+        "SLACK_SIGNING_SECRET": SECRET,  # what /proc/self/environ would hand over
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from bot.cli import main; sys.exit(main(['index']))"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=INDEX_TIMEOUT_S,
+        preexec_fn=_limit_memory,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "symbolic link: 4" in done.stdout and "not a regular file: 1" in done.stdout
+    assert "wiki/shared" in done.stdout and SECRET not in done.stdout + done.stderr
+    wiki = Wiki.open(vault, tmp_path / "index")
+    assert {page.title for page in wiki.pages()} == {"Alpha", "Beta"}
+    assert wiki.search(SECRET).hits == () and wiki.search("SLACK_BOT_TOKEN").hits == ()
+
+
+def test_the_survey_counts_links_and_fifos_under_their_reasons(tmp_path: Path, outside: Path) -> None:
+    vault = hostile_vault(tmp_path / "vault", outside)
+    assert [file.path for file in scan_vault(vault).files] == [
+        "wiki/concepts/Beta.md",
+        "wiki/entities/Alpha.md",
+    ]
+    folders = {folder.folder: folder for folder in survey_vault(vault).folders}
+    assert folders["wiki/entities"] == FolderCount(
+        "wiki/entities", 1, (("symbolic link", 4), ("not a regular file", 1))
+    )
+    assert folders["wiki/shared"] == FolderCount("wiki/shared", 0, (("symbolic link", 1),))
+
+
+def test_a_file_swapped_for_a_link_after_the_walk_is_not_followed(tmp_path: Path, outside: Path) -> None:
+    """The indexer reads the pages in order after walking the vault: while it writes the first, the
+    second becomes a link out of the vault, and a folder on the third's way a linked folder."""
+    vault = write_vault(
+        tmp_path / "vault",
+        {
+            "wiki/entities/A.md": entity("Alpha"),
+            "wiki/entities/B.md": entity("Bravo"),
+            "wiki/people/C.md": entity("Charlie"),
+        },
+    )
+    write_vault(outside, {"C.md": f"# Charlie\n\n{SECRET}\n"})
+
+    def swap(done: int, total: int) -> None:
+        if done == 1:
+            os.replace(
+                _link_to(outside / "Secret.md", vault / "wiki/entities/B.link"), vault / "wiki/entities/B.md"
+            )
+            os.rename(vault / "wiki/people", tmp_path / "people")
+            os.symlink(outside, vault / "wiki/people")
+
+    wiki = Wiki.open(vault, tmp_path / "index")
+    report = wiki.update(progress=swap)
+    assert [(item.path, item.reason) for item in report.skipped] == [
+        ("wiki/entities/B.md", SYMLINK),
+        ("wiki/people/C.md", SYMLINK),
+    ]
+    assert wiki.search(SECRET).hits == () and wiki.lookup("Alpha").match is not None
+
+
+def test_a_watched_path_through_a_linked_folder_or_to_a_link_is_not_read(
+    tmp_path: Path, outside: Path
+) -> None:
+    vault = write_vault(tmp_path / "vault", {"wiki/entities/A.md": entity("Alpha")})
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    os.symlink(outside, vault / "wiki/shared")
+    os.symlink(outside / "Secret.md", vault / "wiki/entities/Secret.md")
+    report = wiki.update(paths=[vault / "wiki/shared/Secret.md", vault / "wiki/entities/Secret.md"])
+    assert report.added == 0 and wiki.search(SECRET).hits == ()
+
+
+@pytest.mark.parametrize("kind", ["link out", "link in", "fifo", "linked folder on the way"])
+def test_read_vault_file_refuses_what_is_not_a_regular_file(tmp_path: Path, outside: Path, kind: str) -> None:
+    vault = write_vault(tmp_path / "vault", {"wiki/A.md": "# A\n", "wiki/entities/B.md": "# B\n"})
+    spelled = "wiki/X.md"
+    if kind == "link out":
+        os.symlink(outside / "Secret.md", vault / spelled)
+    elif kind == "link in":
+        os.symlink("A.md", vault / spelled)
+    elif kind == "fifo":
+        os.mkfifo(vault / spelled)
+    else:
+        os.symlink(outside, vault / "wiki/linked")
+        spelled = "wiki/linked/Secret.md"
+    with pytest.raises(RefusedFile):
+        read_vault_file(str(vault), spelled)
+    assert read_vault_file(str(vault), "wiki/entities/B.md") == b"# B\n"
+
+
+def _link_to(target: Path, link: Path) -> Path:
+    os.symlink(target, link)
+    return link
