@@ -40,7 +40,7 @@ from index.graph import Graph, is_knowledge, known_by, name_rows
 from index.linking import OWN_KINDS, Linker, link_everything, link_rows
 from index.links import LinkResolver
 from index.model import IndexReport, Page
-from index.pages import parse_page
+from index.pages import MAX_PAGE_BYTES, parse_page
 from index.store import SearchStore
 from index.vault import (
     RefusedFile,
@@ -298,7 +298,8 @@ def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str |
 def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     """The page in a file and what was wrong with it; no file's oddity stops the others."""
     try:
-        result = parse_page(file.path, read_vault_file(file.root, file.spelled), file.folder_type)
+        data = read_vault_file(file.root, file.spelled, MAX_PAGE_BYTES + 1)  # one more: too long?
+        result = parse_page(file.path, data, file.folder_type)
     except RefusedFile as error:  # a link or a FIFO put in place of the file since the walk
         return None, error.reason
     except OSError as error:

@@ -40,6 +40,13 @@ _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 _RELATION_LINE = re.compile(r"^\s*[-*+]\s*(?:\*\*)?([^\[\]:：*]{1,40}?)(?:\*\*)?\s*[:：]\s*(.*)$")
 _BULLET_LINK = re.compile(r"^\s*[-*+]\s*\[\[")
 _LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
+MAX_PAGE_BYTES = 2 * 1024 * 1024
+"""What is indexed of one file: its first 2 MiB (the longest page of a real wiki is a few hundred
+KB). A larger file is cut there, with a warning naming it, so that whatever is pushed to the vault
+the work of reading one page (splitting, links, names) stays bounded."""
+MAX_NAME_CHARS = 200
+"""Titles, aliases and headings are cut to this many characters: they are folded, compared and
+looked up as names, and an H1 of megabytes must not be."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,10 @@ class Parsed:
 def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed:
     """Read one file's bytes as a page. ``folder_type`` is the type its folder implies."""
     problems: list[str] = []
+    if len(data) > MAX_PAGE_BYTES:
+        data = _cut_at_character(data, MAX_PAGE_BYTES)
+        megabytes = MAX_PAGE_BYTES // 2**20
+        problems.append(f"larger than {megabytes} MB: only its first {megabytes} MB are indexed")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -80,6 +91,9 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         or (h1.group(1).strip() if h1 else None)
         or (source_name.group(3) if source_name else stem)
     )
+    if len(title) > MAX_NAME_CHARS:
+        problems.append(f"title longer than {MAX_NAME_CHARS} characters; cut")
+        title = _name(title)
     intro_text = _H1.sub("", intro, count=1) if h1 else intro
     all_sections = (Section("", intro_text.strip()), *sections) if intro_text.strip() else tuple(sections)
     year, venue = _year_and_venue(meta, source_name)
@@ -89,7 +103,7 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         type=page_type.casefold(),
         title=unicodedata.normalize("NFC", title),
         aliases=tuple(
-            unicodedata.normalize("NFC", a)
+            unicodedata.normalize("NFC", _name(a))
             for a in (*list_value(meta, "aliases"), *list_value(meta, "alias"))
         ),
         summary=summarize(page_type, meta, all_sections),
@@ -111,6 +125,18 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         companion_of=_companion_of(path, meta) if page_type.casefold() in COMPANION_TYPES else None,
     )
     return Parsed(page, tuple(problems))
+
+
+def _cut_at_character(data: bytes, limit: int) -> bytes:
+    """The first ``limit`` bytes or fewer, never cutting a UTF-8 character in two."""
+    end = limit
+    while end > limit - 3 and data[end] & 0xC0 == 0x80:  # a continuation byte: inside a character
+        end -= 1
+    return data[:end]
+
+
+def _name(text: str) -> str:
+    return text[:MAX_NAME_CHARS].rstrip() if len(text) > MAX_NAME_CHARS else text
 
 
 def unflatten(body: str) -> tuple[str, str | None]:
@@ -191,7 +217,8 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
                 intro = buffer
             else:
                 sections.append(Section(heading, "\n".join(buffer).strip()))
-            heading = LEGACY_HEADINGS.get(match.group(1).strip(), match.group(1).strip())
+            written = _name(match.group(1).strip())
+            heading = LEGACY_HEADINGS.get(written, written)
             buffer = []
             continue
         buffer.append(line)

@@ -3,15 +3,19 @@ the vault, devices, FIFOs, files swapped for links while the indexer reads."""
 
 from __future__ import annotations
 
+import logging
 import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from index.chunks import MAX_CHUNK_CHARS, split_passages
 from index.model import FolderCount
+from index.pages import MAX_NAME_CHARS, MAX_PAGE_BYTES, parse_page
 from index.vault import SYMLINK, RefusedFile, read_vault_file, scan_vault, survey_vault
 from index.wiki import Wiki
 from tests.vaults import entity, write_vault
@@ -149,3 +153,51 @@ def test_read_vault_file_refuses_what_is_not_a_regular_file(tmp_path: Path, outs
 def _link_to(target: Path, link: Path) -> Path:
     os.symlink(target, link)
     return link
+
+
+def test_splitting_a_long_line_into_passages_takes_linear_time() -> None:
+    """16 MB without a sentence end took 11 s when each cut copied the rest of the line."""
+    started = time.perf_counter()
+    pieces = split_passages("x" * (16 << 20))
+    assert time.perf_counter() - started < 4.0
+    assert len(pieces) == -(-(16 << 20) // MAX_CHUNK_CHARS) and {len(piece) for piece in pieces} == {
+        MAX_CHUNK_CHARS,
+        (16 << 20) % MAX_CHUNK_CHARS,
+    }
+
+
+def test_only_the_first_megabytes_of_a_huge_page_are_indexed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 50 MB single-line page, and a page whose H1 alone is a megabyte."""
+    vault = write_vault(tmp_path / "vault", {"wiki/entities/A.md": entity("Alpha")})
+    line = "zqfirst " + "x" * (50 << 20) + " zqlast"
+    (vault / "wiki/entities/Huge.md").write_text(f"# Huge\n\n{line}\n", encoding="utf-8")
+    (vault / "wiki/entities/Long Title.md").write_text("# " + "長い名前 " * 100_000 + "\n\nzqbody\n")
+    started = time.perf_counter()
+    with caplog.at_level(logging.WARNING, logger="sakuin.index"):
+        report = Wiki.open(vault, tmp_path / "index").update()
+    assert time.perf_counter() - started < 60
+    warned = {item.path: item.reason for item in report.warnings}
+    assert "only its first 2 MB are indexed" in warned["wiki/entities/Huge.md"]
+    assert "title longer than 200 characters" in warned["wiki/entities/Long Title.md"]
+    assert "wiki/entities/Huge.md" in caplog.text and "2 MB" in caplog.text
+    wiki = Wiki.open(vault, tmp_path / "index")
+    assert [hit.path for hit in wiki.search("zqfirst").hits] == ["wiki/entities/Huge.md"]
+    assert wiki.search("zqlast").hits == ()
+    long_title = wiki.page("wiki/entities/Long Title.md")
+    assert long_title is not None and len(long_title.title) <= MAX_NAME_CHARS
+    assert long_title.title.startswith("長い名前 長い名前")
+    assert [hit.path for hit in wiki.search("zqbody").hits] == ["wiki/entities/Long Title.md"]
+
+
+@pytest.mark.parametrize("offset", [0, 1, 2])
+def test_a_page_is_cut_at_the_cap_between_two_characters(offset: int) -> None:
+    """Whatever byte the cap falls on, no character is cut in two (no "invalid UTF-8" problem)."""
+    head = "# X\n\n" + "a" * offset
+    data = (head + "あ" * (MAX_PAGE_BYTES // 3 + 10)).encode()
+    parsed = parse_page("wiki/entities/X.md", data, "entity")
+    assert parsed.page is not None
+    assert parsed.problems == ("larger than 2 MB: only its first 2 MB are indexed",)
+    text = parsed.page.sections[0].text
+    assert set(text[offset:]) == {"あ"} and len(text[offset:]) == (MAX_PAGE_BYTES - len(head)) // 3
