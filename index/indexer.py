@@ -38,7 +38,7 @@ from index.catalog_writer import CatalogWriter
 from index.chunks import chunk_page, chunks_of, passages_of
 from index.graph import Graph, is_knowledge, known_by, name_rows
 from index.linking import OWN_KINDS, Linker, link_everything, link_rows
-from index.links import LinkResolver
+from index.links import LinkResolver, strip_comments
 from index.model import IndexReport, Page
 from index.pages import MAX_PAGE_BYTES, parse_page
 from index.store import SearchStore
@@ -177,7 +177,7 @@ def _update(
     if not (changed or removed or logged != live.catalog.log_fingerprint):
         live = replace(live, writer=replace(state, layout=layout))
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
-    log_text = read_log(wiki_dir) if logged != live.catalog.log_fingerprint else None
+    log_text = strip_comments(read_log(wiki_dir)) if logged != live.catalog.log_fingerprint else None
     step = _stepper(progress, 2 * len(changed))
     resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
@@ -264,7 +264,9 @@ def _build(
         writer.drop_texts()
         step(2 * len(scan.files))
         writer.finish(
-            updated_at=_now(), log_text=read_log(wiki_dir), log_fingerprint=log_fingerprint(wiki_dir)
+            updated_at=_now(),
+            log_text=strip_comments(read_log(wiki_dir)),
+            log_fingerprint=log_fingerprint(wiki_dir),
         )
         writer.publishable()
     finally:

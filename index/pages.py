@@ -30,7 +30,7 @@ from index.format import (
     SOURCES_DIR,
 )
 from index.frontmatter import list_value, split_frontmatter, text_value
-from index.links import find_links, find_links_in_values, strip_code
+from index.links import find_links, find_links_in_values, strip_code, strip_comments
 from index.model import Link, Page, Relation, Section
 from index.prose import CALLOUT, blurb_text, plain_text, summarize
 
@@ -73,7 +73,7 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
     split = split_frontmatter(text)
     if split.problem:
         problems.append(split.problem)
-    meta, body = split.meta, split.body
+    meta, body = split.meta, strip_comments(split.body)
     body, flattened_title = unflatten(body)
     stem = unicodedata.normalize("NFC", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     source_name = SOURCE_NAME.match(stem)

@@ -201,3 +201,34 @@ def test_a_page_is_cut_at_the_cap_between_two_characters(offset: int) -> None:
     assert parsed.problems == ("larger than 2 MB: only its first 2 MB are indexed",)
     text = parsed.page.sections[0].text
     assert set(text[offset:]) == {"あ"} and len(text[offset:]) == (MAX_PAGE_BYTES - len(head)) // 3
+
+
+def test_comments_reach_no_card_search_or_answer(tmp_path: Path) -> None:
+    """Obsidian hides ``%%…%%`` and ``<!-- … -->``: people keep reviewer notes and secrets there."""
+    vault = write_vault(
+        tmp_path / "vault",
+        {
+            "wiki/entities/Acme.md": (
+                "---\ntype: entity\n---\n# Acme\n\n"
+                "%%reviewer: zqhidden1%%Acme は東京の会社。<!-- zqhidden2 -->\n\n"
+                "## 概要\n\n%%\nSLACK_BOT_TOKEN=zqhidden3\n%%\nAcme は部品を作る。\n\n"
+                "<!--\nzqhidden4\n-->\n## 関連\n\n- 取引先: [[Beta]] %%[[Gamma]] zqhidden5%%\n"
+                "\n`%%zqcode%%` は表記の例。\n"
+            ),
+            "wiki/entities/Beta.md": entity("Beta"),
+        },
+    )
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    shown = repr(
+        (
+            wiki.card("wiki/entities/Acme.md"),
+            wiki.page("wiki/entities/Acme.md"),
+            wiki.answer("Acme は何を作る?"),
+            wiki.search("Acme").hits,
+        )
+    )
+    assert "zqhidden" not in shown and "部品を作る" in shown and "Gamma" not in shown
+    for n in range(1, 6):
+        assert wiki.search(f"zqhidden{n}").hits == ()
+    assert [hit.path for hit in wiki.search("zqcode").hits] == ["wiki/entities/Acme.md"]
