@@ -18,7 +18,7 @@ from index.model import FolderCount
 from index.pages import MAX_NAME_CHARS, MAX_PAGE_BYTES, parse_page
 from index.vault import SYMLINK, RefusedFile, read_vault_file, scan_vault, survey_vault
 from index.wiki import Wiki
-from tests.vaults import entity, write_vault
+from tests.vaults import billion_laughs, entity, write_vault
 
 SECRET = "xoxb-hostile-vault-secret"
 INDEX_TIMEOUT_S = 120
@@ -232,3 +232,33 @@ def test_comments_reach_no_card_search_or_answer(tmp_path: Path) -> None:
     for n in range(1, 6):
         assert wiki.search(f"zqhidden{n}").hits == ()
     assert [hit.path for hit in wiki.search("zqcode").hits] == ["wiki/entities/Acme.md"]
+
+
+def test_bad_frontmatter_loses_a_field_or_its_yaml_never_the_page(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    vault = write_vault(
+        tmp_path / "vault",
+        {
+            "wiki/entities/Bad Date.md": "---\ntitle: Bad Date\ncreated: 2026-02-30\n---\n# Bad Date\n",
+            "wiki/entities/Laughs.md": billion_laughs().replace("title: Bomb", "title: Laughs"),
+            "wiki/entities/Anchor Bomb.md": "---\na: &a [*a]\ntitle: Anchor Bomb\n---\n# Anchor Bomb\n",
+        },
+    )
+    started = time.perf_counter()
+    with caplog.at_level(logging.WARNING, logger="sakuin.index"):
+        report = Wiki.open(vault, tmp_path / "index").update()
+    assert time.perf_counter() - started < 30
+    assert report.skipped == () and report.pages == 3
+    warned = {item.path: item.reason for item in report.warnings}
+    assert warned["wiki/entities/Bad Date.md"] == (
+        "frontmatter field 'created' dropped: '2026-02-30' is not a valid date"
+    )
+    assert "YAML aliases" in warned["wiki/entities/Laughs.md"]
+    assert "refers to itself" in warned["wiki/entities/Anchor Bomb.md"]
+    assert "wiki/entities/Bad Date.md with a problem: frontmatter field 'created'" in caplog.text
+    wiki = Wiki.open(vault, tmp_path / "index")
+    for title in ("Bad Date", "Laughs", "Anchor Bomb"):
+        match = wiki.lookup(title).match
+        assert match is not None and match.title == title
+    assert wiki.page("wiki/entities/Bad Date.md").created is None
