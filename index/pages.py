@@ -40,6 +40,23 @@ _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 _RELATION_LINE = re.compile(r"^\s*[-*+]\s*(?:\*\*)?([^\[\]:：*]{1,40}?)(?:\*\*)?\s*[:：]\s*(.*)$")
 _BULLET_LINK = re.compile(r"^\s*[-*+]\s*\[\[")
 _LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
+_TEXT_FIELDS = (
+    "type",
+    "title",
+    "address",
+    "role",
+    "entity_tier",
+    "created",
+    "date",
+    "date_published",
+    "venue",
+    "source_type",
+    "entity_type",
+    "publish",
+)
+"""The frontmatter fields a page reads as text (`_typed`)."""
+_LIST_FIELDS = tuple(dict.fromkeys(("aliases", "alias", "key_claims", *LINK_KEYS)))
+"""The frontmatter fields a page reads as lists (a text counts as a list of one, or of its commas)."""
 MAX_PAGE_BYTES = 2 * 1024 * 1024
 """What is indexed of one file: its first 2 MiB (the longest page of a real wiki is a few hundred
 KB). A larger file is cut there, with a warning naming it, so that whatever is pushed to the vault
@@ -73,7 +90,9 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
     split = split_frontmatter(text)
     if split.problem:
         problems.append(split.problem)
-    meta, body = split.meta, strip_comments(split.body)
+    meta, wrong = _typed(split.meta)
+    problems.extend(wrong)
+    body = strip_comments(split.body)
     body, flattened_title = unflatten(body)
     stem = unicodedata.normalize("NFC", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     source_name = SOURCE_NAME.match(stem)
@@ -125,6 +144,34 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         companion_of=_companion_of(path, meta) if page_type.casefold() in COMPANION_TYPES else None,
     )
     return Parsed(page, tuple(problems))
+
+
+def _typed(meta: dict[str, object]) -> tuple[dict[str, object], list[str]]:
+    """The frontmatter with each field a page reads in the shape it is read in, and what was
+    dropped: a text field holding a list or a mapping, a list field holding a mapping, and the
+    items of a list field that are lists or mappings (an unquoted ``[[link]]`` is a list in YAML)."""
+    typed = dict(meta)
+    problems: list[str] = []
+    for key in _TEXT_FIELDS:
+        value = typed.get(key)
+        if isinstance(value, list | dict):
+            del typed[key]
+            problems.append(f"frontmatter field '{key}' dropped: {_shape(value)} where text was expected")
+    for key in _LIST_FIELDS:
+        value = typed.get(key)
+        if isinstance(value, dict):
+            del typed[key]
+            problems.append(f"frontmatter field '{key}' dropped: {_shape(value)} where a list was expected")
+        elif isinstance(value, list) and any(isinstance(item, list | dict) for item in value):
+            typed[key] = [item for item in value if not isinstance(item, list | dict)]
+            problems.append(
+                f"frontmatter field '{key}': items that are not text dropped (quote a link: \"[[…]]\")"
+            )
+    return typed, problems
+
+
+def _shape(value: object) -> str:
+    return "a list" if isinstance(value, list) else "a mapping"
 
 
 def _cut_at_character(data: bytes, limit: int) -> bytes:
