@@ -39,7 +39,7 @@ from index.chunks import chunk_page, chunks_of, passages_of
 from index.graph import Graph, is_knowledge, known_by, name_rows
 from index.linking import OWN_KINDS, Linker, link_everything, link_rows
 from index.links import LinkResolver, strip_comments
-from index.model import IndexReport, Page
+from index.model import FileProblem, IndexReport, Page
 from index.pages import MAX_PAGE_BYTES, parse_page
 from index.store import SearchStore
 from index.vault import (
@@ -189,10 +189,11 @@ def _update(
             del fingerprints[path]
         now = _now()
         parsed: dict[str, Page] = {}
+        found: list[FileProblem] = []
         for done, file in enumerate(changed, start=1):
             if writer.page_record(file.path) is not None:
                 linker.remove(file.path)
-            page = _write_file(writer, file, now)
+            page = _write_file(writer, file, now, found)
             fingerprints[file.path] = file.fingerprint
             if page is not None and is_knowledge(page):
                 linker.put(page)
@@ -222,7 +223,14 @@ def _update(
     catalog.graph = Graph(catalog.rows, live.catalog.graph.names.with_keys(catalog.rows, keys), resolver)
     updated = LiveGeneration(live.directory, catalog, live.store, WriterState(resolver, fingerprints, layout))
     report = _report(
-        catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
+        catalog,
+        scan,
+        started,
+        added=added,
+        changed=len(changed) - added,
+        removed=len(removed),
+        rebuilt=False,
+        found=found,
     )
     return updated, report
 
@@ -240,11 +248,12 @@ def _build(
     writer = CatalogWriter(generation, create=True)
     try:
         now = _now()
+        found: list[FileProblem] = []
         targets: list[tuple[str, str, tuple[str, ...]]] = []
         parallel = workers if len(scan.files) >= PARALLEL_FROM_PAGES else 1
         with store.writing(workers=parallel) as batch:
             for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
-                page = _write_file(writer, file, now, earlier.get(file.path))
+                page = _write_file(writer, file, now, found, earlier.get(file.path))
                 if page is not None and is_knowledge(page):
                     targets.append((page.path, page.title, page.aliases))
                     writer.add_links(link_rows(page))
@@ -277,14 +286,21 @@ def _build(
     live = LiveGeneration(
         generation, catalog, store, WriterState(resolver, catalog.rows.fingerprints(), scan.survey.layout)
     )
-    report = _report(catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True)
+    report = _report(
+        catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True, found=found
+    )
     return live, report
 
 
-def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str | None = None) -> Page | None:
+def _write_file(
+    writer: CatalogWriter, file: VaultFile, now: str, found: list[FileProblem], earlier: str | None = None
+) -> Page | None:
     """Parse a file and write its rows (a file that cannot be a page is skipped with its reason);
-    returns the page. It was first seen ``earlier`` (by a previous generation), or ``now``."""
+    returns the page, and adds its problem to ``found``. It was first seen ``earlier`` (by a
+    previous generation), or ``now``."""
     page, problems = _read_page(file)
+    if problems:
+        found.append(FileProblem(file.path, problems))
     if page is None:
         log.warning("skipped %s: %s", file.path, problems)
         writer.put_file(file.path, file.fingerprint, earlier, problems, None)
@@ -351,6 +367,7 @@ def _report(
     changed: int,
     removed: int,
     rebuilt: bool,
+    found: list[FileProblem] | None = None,
 ) -> IndexReport:
     return IndexReport(
         pages=len(catalog.pages),
@@ -362,4 +379,5 @@ def _report(
         rebuilt=rebuilt,
         warnings=catalog.warning_list,
         survey=with_skipped(scan.survey, catalog.skipped) if scan is not None else None,
+        found=tuple(found or ()),
     )

@@ -285,6 +285,9 @@ class IndexReport:
     """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
     survey: VaultSurvey | None = None
     """Per top folder, the notes indexed and those left out with their reasons."""
+    found: tuple[FileProblem, ...] = ()
+    """The problems (skipped or warned) of the files this update read: a file is read once per
+    change of it, so what logs these logs each problem once, not at every rescan."""
 
 
 @dataclass(frozen=True, slots=True)
