@@ -95,6 +95,8 @@ class Freshener:
                 log.warning("skipped %s: %s", item.path, item.reason)
             else:
                 log.warning("indexed %s with a problem: %s", item.path, item.reason)
+        if report.removal_warning:
+            log.warning("%s", report.removal_warning)
         if report.added or report.changed or report.removed or report.rebuilt:
             log.info(
                 "index %s: %d pages (%d added, %d changed, %d removed) in %.2f s",

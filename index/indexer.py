@@ -60,6 +60,11 @@ log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
 PARALLEL_FROM_PAGES = 1000
 """Index in several processes only when this many pages are written at once (a full build)."""
+REMOVED_SHARE = 0.5
+REMOVED_FILES = 5
+"""An update that removes more than `REMOVED_SHARE` of the vault's files, and more than
+`REMOVED_FILES` of them, is warned about (logged, and in the index state until the vault changes
+again): the index mirrors the vault, so a force-push of an empty tree empties it."""
 Progress = Callable[[int, int], None]
 
 
@@ -216,7 +221,9 @@ def _update(
                             batch.add(chunk)
             step(2 * len(changed))
         keys = {key: writer.has_key(key) for key in linker.keys}
-        writer.finish(updated_at=_now(), log_text=log_text, log_fingerprint=logged)
+        shrunk = warn_of_removal(len(removed), len(state.fingerprints), now)
+        kept = shrunk if changed or removed else live.catalog.removal_warning  # only the log changed
+        writer.finish(updated_at=_now(), log_text=log_text, log_fingerprint=logged, removal_warning=kept)
     finally:
         writer.close()
     catalog = Catalog(live.directory)
@@ -231,6 +238,7 @@ def _update(
         removed=len(removed),
         rebuilt=False,
         found=found,
+        removal_warning=shrunk,
     )
     return updated, report
 
@@ -272,10 +280,13 @@ def _build(
                 step(done)
         writer.drop_texts()
         step(2 * len(scan.files))
+        present = {file.path for file in scan.files}
+        shrunk = warn_of_removal(sum(1 for path in earlier if path not in present), len(earlier), now)
         writer.finish(
             updated_at=_now(),
             log_text=strip_comments(read_log(wiki_dir)),
             log_fingerprint=log_fingerprint(wiki_dir),
+            removal_warning=shrunk,
         )
         writer.publishable()
     finally:
@@ -287,7 +298,15 @@ def _build(
         generation, catalog, store, WriterState(resolver, catalog.rows.fingerprints(), scan.survey.layout)
     )
     report = _report(
-        catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True, found=found
+        catalog,
+        scan,
+        started,
+        added=len(scan.files),
+        changed=0,
+        removed=0,
+        rebuilt=True,
+        found=found,
+        removal_warning=shrunk,
     )
     return live, report
 
@@ -325,6 +344,18 @@ def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError
         return None, f"could not be read as a page: {type(error).__name__}: {error}"
     return result.page, "; ".join(result.problems)
+
+
+def warn_of_removal(removed: int, before: int, when: str) -> str | None:
+    """What to say when an update removed most of the vault's files (see `REMOVED_SHARE`); logged."""
+    if removed <= REMOVED_FILES or removed <= REMOVED_SHARE * before:
+        return None
+    warning = (
+        f"{removed} of the vault's {before} files were removed at {when}: "
+        "the index mirrors the vault, check that this was meant (a force-push of an empty tree?)"
+    )
+    log.warning("%s", warning)
+    return warning
 
 
 def _first_seen_before(index_dir: Path) -> dict[str, str]:
@@ -368,6 +399,7 @@ def _report(
     removed: int,
     rebuilt: bool,
     found: list[FileProblem] | None = None,
+    removal_warning: str | None = None,
 ) -> IndexReport:
     return IndexReport(
         pages=len(catalog.pages),
@@ -380,4 +412,5 @@ def _report(
         warnings=catalog.warning_list,
         survey=with_skipped(scan.survey, catalog.skipped) if scan is not None else None,
         found=tuple(found or ()),
+        removal_warning=removal_warning,
     )

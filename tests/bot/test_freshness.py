@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import threading
 from pathlib import Path
 
@@ -167,3 +168,18 @@ async def test_a_file_problem_is_logged_once_per_change_of_the_file(
         for _ in range(2):
             await restarted.refresh()
         assert len(logged()) == 2
+
+
+async def test_an_update_removing_most_of_the_vault_is_logged_loudly_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    freshener = Freshener(Wiki.open(vault, tmp_path / "index"))
+    await freshener.refresh()
+    shutil.rmtree(vault / "wiki")
+    with caplog.at_level(logging.WARNING, logger="sakuin.freshness"):
+        await freshener.refresh()
+        await freshener.refresh()
+    warned = [r for r in caplog.records if r.name == "sakuin.freshness" and "were removed" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].levelno == logging.WARNING
+    assert warned[0].getMessage().startswith("12 of the vault's 12 files were removed at ")
