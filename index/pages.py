@@ -194,7 +194,7 @@ def unflatten(body: str) -> tuple[str, str | None]:
     the title when one was recovered from the flattened H1.
     """
     lines = [line for line in body.split("\n") if line.strip()]
-    if len(lines) > 2 or not lines[0].startswith("# ") or " ## " not in strip_code(lines[0]):
+    if not lines or len(lines) > 2 or not lines[0].startswith("# ") or " ## " not in strip_code(lines[0]):
         return body, None
     text = " ".join(lines)
     text = re.sub(r"\s+##\s+", "\n\n## ", text)

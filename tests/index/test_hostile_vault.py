@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import resource
 import subprocess
 import sys
@@ -262,3 +263,69 @@ def test_bad_frontmatter_loses_a_field_or_its_yaml_never_the_page(
         match = wiki.lookup(title).match
         assert match is not None and match.title == title
     assert wiki.page("wiki/entities/Bad Date.md").created is None
+
+
+FRAGMENTS = (
+    "---\n", "---\ntitle: T\n---\n", "title: [a, b]\n", "aliases: {a: 1}\n", "created: 2026-02-30\n",
+    "a: &a [*a]\n", "related: [[X]]\n", 'date_published: "²⁰²⁴"\n', "year: !!int x\n", "? [a]\n: b\n",
+    "# ", "## ", "### ", "%%", "<!--", "-->", "`", "```", "~~~", "[[", "]]", "|", "\\|", "#", "^",
+    "> [!note]- 編纂前の観察\n", "> [!abstract] 概要\n", "- ", "- 関連: ", " ## 関連 - ソース: ",
+    "\n", "\n\n", "\r\n", "\ufeff", "\ud800", "\x00", "。", "!", "?", ". ", "<!channel>", "@2024__NSDI__X",
+    "x" * 800, "長文" * 300, "[[A|B]]", "![[f.png]]", "&a", "*a", "{", "}", ":", "：", "**", "__", SECRET,
+)  # fmt: skip
+"""Pieces of hostile pages: bad frontmatter, unclosed code and comments, stray marks, lone surrogates."""
+
+
+def hostile_page(rng: random.Random) -> bytes:
+    text = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randrange(1, 40)))
+    if rng.random() < 0.05:
+        text = billion_laughs() + text
+    return text.encode("utf-8", errors="surrogatepass")  # a lone surrogate: bytes that are not UTF-8
+
+
+def test_random_hostile_pages_are_read_or_skipped_never_raise() -> None:
+    rng = random.Random(21)
+    for _ in range(2000):
+        path = rng.choice(["wiki/entities/X.md", "wiki/sources/@2024__NSDI__Y - Z.md", "notes/a.md", "0.txt"])
+        parsed = parse_page(path, hostile_page(rng), rng.choice([None, "entity", "source", "brief"]))
+        assert parsed.page is not None or parsed.problems == ("empty file",)
+        if parsed.page is not None:
+            assert len(parsed.page.title) <= MAX_NAME_CHARS
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_hostile_vaults_are_indexed_and_kept_without_reading_outside(
+    tmp_path: Path, outside: Path, seed: int
+) -> None:
+    """Hostile pages beside links (out of the vault, into it, to devices), FIFOs and linked folders;
+    built, then changed, then compared with a fresh build."""
+    rng = random.Random(seed)
+    folders = ("entities", "concepts", "sources", "team")
+    vault = write_vault(
+        tmp_path / "vault",
+        {f"wiki/{rng.choice(folders)}/P{n}.md": hostile_page(rng) for n in range(40)},
+    )
+    targets = (outside / "Secret.md", outside, Path("/dev/zero"), Path("/proc/self/environ"), Path("P0.md"))
+    for n in range(8):
+        place = vault / "wiki" / rng.choice(folders)
+        place.mkdir(parents=True, exist_ok=True)
+        if rng.random() < 0.2:
+            os.mkfifo(place / f"F{n}.md")
+        else:
+            os.symlink(rng.choice(targets), place / (f"L{n}.md" if rng.random() < 0.8 else f"linked{n}"))
+    wiki = Wiki.open(vault, tmp_path / "index")
+    reports = [wiki.update()]
+    for n in rng.sample(range(40), 15):
+        for path in vault.glob(f"wiki/*/P{n}.md"):
+            path.write_bytes(hostile_page(rng))
+    reports.append(wiki.update())
+    for report in reports:
+        assert {item.reason for item in report.skipped} <= {"empty file"}
+        assert not any("could not be read" in item.reason for item in report.warnings)
+    assert wiki.search(SECRET).hits == () or all(
+        hit.path.rsplit("/", 1)[-1].startswith("P") for hit in wiki.search(SECRET).hits
+    )
+    fresh = Wiki.open(vault, tmp_path / "fresh")
+    fresh.update()
+    assert {page.path for page in fresh.pages()} == {page.path for page in wiki.pages()}
+    assert all(len(page.title) <= MAX_NAME_CHARS for page in wiki.pages())

@@ -308,3 +308,13 @@ def test_few_pages_removed_from_a_small_vault_are_no_warning(tmp_path: Path) -> 
     for path in vault.glob("wiki/entities/*.md"):
         path.unlink()
     assert wiki.update().removal_warning is None and wiki.state().pages == 0
+
+
+def test_a_rebuild_after_most_of_the_vault_went_is_warned_about_too(vault: Path, tmp_path: Path) -> None:
+    wiki = open_built(vault, tmp_path)
+    for page in wiki.pages():
+        (vault / page.path).unlink()
+    report = wiki.update(rebuild=True)
+    assert report.rebuilt and report.removal_warning is not None
+    assert report.removal_warning.startswith("12 of the vault's 12 files were removed at ")
+    assert wiki.state().removal_warning == report.removal_warning

@@ -256,3 +256,15 @@ def test_a_field_of_the_wrong_shape_is_dropped_and_the_page_kept(
     page = result.page
     shown = {"links": tuple(link.target for link in page.links)}
     assert {key: shown[key] if key in shown else getattr(page, key) for key in read} == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("---\ntitle: Only Frontmatter\n---\n", id="frontmatter-only"),
+        pytest.param("---\ntitle: Only Frontmatter\n---\n%% a note to myself %%\n", id="comment-only-body"),
+    ],
+)
+def test_a_page_with_no_body_is_a_page(text: str) -> None:
+    result = parse(text)
+    assert result.page is not None and result.page.title == "Only Frontmatter" and result.problems == ()
