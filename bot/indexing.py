@@ -71,6 +71,8 @@ def print_report(report: IndexReport, console: Console) -> None:
             skipped=len(report.skipped),
         )
     )
+    if report.removal_warning:
+        console.print(_("warning: {warning}").format(warning=report.removal_warning))
     if report.survey is not None:
         print_survey(report.survey, console)
     if report.skipped or report.warnings:

@@ -46,6 +46,7 @@ def create_web_app(
             "pages": state.pages,
             "updated_at": state.updated_at,
             "error": state.last_error,
+            "warning": state.removal_warning,
         }
         if sync is not None:
             body["git"] = sync.status().as_json()

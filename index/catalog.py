@@ -410,6 +410,10 @@ class Catalog:
             raise CatalogError(f"catalog at {generation} has schema {meta.get('version')}")
         self.serial: int = int(meta.get("serial") or 0)
         self.updated_at: str = str(meta.get("updated_at") or "")
+        self.removal_warning: str | None = (
+            str(meta["removal_warning"]) if meta.get("removal_warning") else None
+        )
+        """Set by an update that removed most of the vault's files, until one changes it again."""
         self.pages = PageMap(self.rows)
         self.first_seen = FirstSeen(self.rows)
         problems = self.rows.db().execute(

@@ -31,11 +31,24 @@ class CatalogWriter:
             )
         self.db.execute("BEGIN IMMEDIATE")
 
-    def finish(self, *, updated_at: str, log_text: str | None, log_fingerprint: str) -> int:
+    def finish(
+        self,
+        *,
+        updated_at: str,
+        log_text: str | None,
+        log_fingerprint: str,
+        removal_warning: str | None = None,
+    ) -> int:
         """Commit, with a new serial (readers elsewhere notice it); returns the serial.
-        ``log_text`` None: the log did not change (it is not written again)."""
+        ``log_text`` None: the log did not change (it is not written again). ``removal_warning``:
+        the vault lost most of its files (`index.indexer.warn_of_removal`), None when it did not."""
         serial = self.db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()[0] + 1
-        values = {"serial": serial, "updated_at": updated_at, "log_print": log_fingerprint}
+        values = {
+            "serial": serial,
+            "updated_at": updated_at,
+            "log_print": log_fingerprint,
+            "removal_warning": removal_warning,
+        }
         if log_text is not None:
             values["log_text"] = log_text
         self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())

@@ -38,16 +38,18 @@ from index.catalog_writer import CatalogWriter
 from index.chunks import chunk_page, chunks_of, passages_of
 from index.graph import Graph, is_knowledge, known_by, name_rows
 from index.linking import OWN_KINDS, Linker, link_everything, link_rows
-from index.links import LinkResolver
-from index.model import IndexReport, Page
-from index.pages import parse_page
+from index.links import LinkResolver, strip_comments
+from index.model import FileProblem, IndexReport, Page
+from index.pages import MAX_PAGE_BYTES, parse_page
 from index.store import SearchStore
 from index.vault import (
+    RefusedFile,
     Scan,
     VaultFile,
     files_at,
     log_fingerprint,
     read_log,
+    read_vault_file,
     scan_vault,
     vault_layout,
     with_skipped,
@@ -58,6 +60,11 @@ log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
 PARALLEL_FROM_PAGES = 1000
 """Index in several processes only when this many pages are written at once (a full build)."""
+REMOVED_SHARE = 0.5
+REMOVED_FILES = 5
+"""An update that removes more than `REMOVED_SHARE` of the vault's files, and more than
+`REMOVED_FILES` of them, is warned about (logged, and in the index state until the vault changes
+again): the index mirrors the vault, so a force-push of an empty tree empties it."""
 Progress = Callable[[int, int], None]
 
 
@@ -175,7 +182,7 @@ def _update(
     if not (changed or removed or logged != live.catalog.log_fingerprint):
         live = replace(live, writer=replace(state, layout=layout))
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
-    log_text = read_log(wiki_dir) if logged != live.catalog.log_fingerprint else None
+    log_text = strip_comments(read_log(wiki_dir)) if logged != live.catalog.log_fingerprint else None
     step = _stepper(progress, 2 * len(changed))
     resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
@@ -187,10 +194,11 @@ def _update(
             del fingerprints[path]
         now = _now()
         parsed: dict[str, Page] = {}
+        found: list[FileProblem] = []
         for done, file in enumerate(changed, start=1):
             if writer.page_record(file.path) is not None:
                 linker.remove(file.path)
-            page = _write_file(writer, file, now)
+            page = _write_file(writer, file, now, found)
             fingerprints[file.path] = file.fingerprint
             if page is not None and is_knowledge(page):
                 linker.put(page)
@@ -213,14 +221,24 @@ def _update(
                             batch.add(chunk)
             step(2 * len(changed))
         keys = {key: writer.has_key(key) for key in linker.keys}
-        writer.finish(updated_at=_now(), log_text=log_text, log_fingerprint=logged)
+        shrunk = warn_of_removal(len(removed), len(state.fingerprints), now)
+        kept = shrunk if changed or removed else live.catalog.removal_warning  # only the log changed
+        writer.finish(updated_at=_now(), log_text=log_text, log_fingerprint=logged, removal_warning=kept)
     finally:
         writer.close()
     catalog = Catalog(live.directory)
     catalog.graph = Graph(catalog.rows, live.catalog.graph.names.with_keys(catalog.rows, keys), resolver)
     updated = LiveGeneration(live.directory, catalog, live.store, WriterState(resolver, fingerprints, layout))
     report = _report(
-        catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
+        catalog,
+        scan,
+        started,
+        added=added,
+        changed=len(changed) - added,
+        removed=len(removed),
+        rebuilt=False,
+        found=found,
+        removal_warning=shrunk,
     )
     return updated, report
 
@@ -238,11 +256,12 @@ def _build(
     writer = CatalogWriter(generation, create=True)
     try:
         now = _now()
+        found: list[FileProblem] = []
         targets: list[tuple[str, str, tuple[str, ...]]] = []
         parallel = workers if len(scan.files) >= PARALLEL_FROM_PAGES else 1
         with store.writing(workers=parallel) as batch:
             for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
-                page = _write_file(writer, file, now, earlier.get(file.path))
+                page = _write_file(writer, file, now, found, earlier.get(file.path))
                 if page is not None and is_knowledge(page):
                     targets.append((page.path, page.title, page.aliases))
                     writer.add_links(link_rows(page))
@@ -261,8 +280,13 @@ def _build(
                 step(done)
         writer.drop_texts()
         step(2 * len(scan.files))
+        present = {file.path for file in scan.files}
+        shrunk = warn_of_removal(sum(1 for path in earlier if path not in present), len(earlier), now)
         writer.finish(
-            updated_at=_now(), log_text=read_log(wiki_dir), log_fingerprint=log_fingerprint(wiki_dir)
+            updated_at=_now(),
+            log_text=strip_comments(read_log(wiki_dir)),
+            log_fingerprint=log_fingerprint(wiki_dir),
+            removal_warning=shrunk,
         )
         writer.publishable()
     finally:
@@ -273,14 +297,29 @@ def _build(
     live = LiveGeneration(
         generation, catalog, store, WriterState(resolver, catalog.rows.fingerprints(), scan.survey.layout)
     )
-    report = _report(catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True)
+    report = _report(
+        catalog,
+        scan,
+        started,
+        added=len(scan.files),
+        changed=0,
+        removed=0,
+        rebuilt=True,
+        found=found,
+        removal_warning=shrunk,
+    )
     return live, report
 
 
-def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str | None = None) -> Page | None:
+def _write_file(
+    writer: CatalogWriter, file: VaultFile, now: str, found: list[FileProblem], earlier: str | None = None
+) -> Page | None:
     """Parse a file and write its rows (a file that cannot be a page is skipped with its reason);
-    returns the page. It was first seen ``earlier`` (by a previous generation), or ``now``."""
+    returns the page, and adds its problem to ``found``. It was first seen ``earlier`` (by a
+    previous generation), or ``now``."""
     page, problems = _read_page(file)
+    if problems:
+        found.append(FileProblem(file.path, problems))
     if page is None:
         log.warning("skipped %s: %s", file.path, problems)
         writer.put_file(file.path, file.fingerprint, earlier, problems, None)
@@ -296,12 +335,27 @@ def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str |
 def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     """The page in a file and what was wrong with it; no file's oddity stops the others."""
     try:
-        result = parse_page(file.path, Path(file.absolute).read_bytes(), file.folder_type)
+        data = read_vault_file(file.root, file.spelled, MAX_PAGE_BYTES + 1)  # one more: too long?
+        result = parse_page(file.path, data, file.folder_type)
+    except RefusedFile as error:  # a link or a FIFO put in place of the file since the walk
+        return None, error.reason
     except OSError as error:
         return None, f"unreadable: {error.strerror or error}"
     except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError
         return None, f"could not be read as a page: {type(error).__name__}: {error}"
     return result.page, "; ".join(result.problems)
+
+
+def warn_of_removal(removed: int, before: int, when: str) -> str | None:
+    """What to say when an update removed most of the vault's files (see `REMOVED_SHARE`); logged."""
+    if removed <= REMOVED_FILES or removed <= REMOVED_SHARE * before:
+        return None
+    warning = (
+        f"{removed} of the vault's {before} files were removed at {when}: "
+        "the index mirrors the vault, check that this was meant (a force-push of an empty tree?)"
+    )
+    log.warning("%s", warning)
+    return warning
 
 
 def _first_seen_before(index_dir: Path) -> dict[str, str]:
@@ -344,6 +398,8 @@ def _report(
     changed: int,
     removed: int,
     rebuilt: bool,
+    found: list[FileProblem] | None = None,
+    removal_warning: str | None = None,
 ) -> IndexReport:
     return IndexReport(
         pages=len(catalog.pages),
@@ -355,4 +411,6 @@ def _report(
         rebuilt=rebuilt,
         warnings=catalog.warning_list,
         survey=with_skipped(scan.survey, catalog.skipped) if scan is not None else None,
+        found=tuple(found or ()),
+        removal_warning=removal_warning,
     )

@@ -285,6 +285,11 @@ class IndexReport:
     """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
     survey: VaultSurvey | None = None
     """Per top folder, the notes indexed and those left out with their reasons."""
+    found: tuple[FileProblem, ...] = ()
+    """The problems (skipped or warned) of the files this update read: a file is read once per
+    change of it, so what logs these logs each problem once, not at every rescan."""
+    removal_warning: str | None = None
+    """Set when this update removed most of the vault's files (`IndexState.removal_warning`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,3 +300,6 @@ class IndexState:
     updated_at: str | None = None
     last_error: str | None = None
     warnings: tuple[FileProblem, ...] = field(default=())
+    removal_warning: str | None = None
+    """Set when an update removed most of the vault's files (a force-push of an empty tree?): the
+    index mirrors the vault, and says so until an update changes the vault again."""

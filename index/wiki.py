@@ -124,6 +124,7 @@ class Wiki:
             updated_at=catalog.updated_at,
             last_error=self._last_error,
             warnings=(*catalog.skipped_list, *catalog.warning_list),
+            removal_warning=catalog.removal_warning,
         )
 
     def lookup(self, name: str, limit: int = 8) -> Lookup:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.cli import main
 from tests.conftest import EXAMPLE_VAULT, SEEDS
-from tests.vaults import GROWN_WIKI, write_vault
+from tests.vaults import GROWN_WIKI, SMALL_VAULT, write_vault
 
 
 @pytest.fixture
@@ -131,6 +131,20 @@ def test_index_warns_when_most_notes_are_left_out(
     code, out, _ = run(capsys, "index")
     assert code == 0
     assert "warning: most notes were left out (3 of 4): notes (3)" in out
+
+
+def test_index_warns_when_an_update_removes_most_of_the_vault(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A force-push of an empty tree: the checkout mirrors it, and `sakuin index` says so loudly."""
+    vault = write_vault(environment / "vault", SMALL_VAULT)
+    monkeypatch.setenv("WIKI_DIR", str(vault))
+    assert run(capsys, "index")[0] == 0
+    shutil.rmtree(vault / "wiki")
+    code, out, _ = run(capsys, "index")
+    assert code == 0 and "index updated: 0 pages" in out
+    assert "warning: 12 of the vault's 12 files were removed at " in " ".join(out.split())
+    assert "were removed" not in run(capsys, "index")[1]  # said by the update that removed them
 
 
 @pytest.mark.parametrize(

@@ -176,6 +176,19 @@ async def test_vault_and_index_problems(tmp_path: Path, slack: FakeSlack) -> Non
     assert uncloned["git remote"].ok
 
 
+async def test_the_vault_check_counts_links_and_fifos_it_did_not_read(
+    tmp_path: Path, slack: FakeSlack
+) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    os.symlink("/proc/self/environ", vault / "wiki/entities/Environ.md")
+    os.symlink(vault / "wiki/concepts", vault / "wiki/entities/linked")
+    os.mkfifo(vault / "wiki/entities/Pipe.md")
+    check = by_name(await run_checks(settings_for(tmp_path, slack, wiki_dir=vault)))["vault"]
+    assert check.ok and "12 pages" in check.detail
+    # SMALL_VAULT's wiki/entities/_index.md is the catalog; the linked folder counts where it is
+    assert "wiki/entities 4 (symbolic link: 2, catalog: 1, not a regular file: 1)" in check.detail
+
+
 async def test_state_store_on_postgresql(tmp_path: Path, slack: FakeSlack, postgres_url: str) -> None:
     check = by_name(await run_checks(settings_for(tmp_path, slack, state_db=postgres_url)))["state store"]
     latest = f"schema version {len(POSTGRES_MIGRATIONS)}"
