@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import socket
 import uuid
@@ -10,8 +12,12 @@ from pathlib import Path
 import pytest
 
 from bot.git_sync import GitError, GitSync
+from bot.server import HEALTH_PATH
 from config.settings import GIT_VAULT
-from tests.bot.git_remote import GitHttp, Remote, git
+from tests.bot.conftest import running_bot
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.git_remote import GitHttp, Remote, git, processes_holding, silent_remote
+from tests.conftest import eventually
 from tests.vaults import SMALL_VAULT, entity
 
 NEW_PAGE = "wiki/entities/Volcano Engine.md"
@@ -95,6 +101,12 @@ async def test_follows_the_configured_branch_only(remote: Remote, tmp_path: Path
     assert not (vault / "wiki/entities/Draft.md").exists()
 
 
+async def stop(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(task, 10)
+
+
 async def test_a_restart_serves_the_existing_checkout_and_fetches(remote: Remote, tmp_path: Path) -> None:
     vault = tmp_path / "vault"
     await GitSync(remote.url, vault).start()
@@ -104,6 +116,49 @@ async def test_a_restart_serves_the_existing_checkout_and_fetches(remote: Remote
     assert restarted.status().commit == head
     assert restarted.fetches == 1
     assert (vault / NEW_PAGE).exists()
+
+
+async def test_a_remote_that_never_answers_is_timed_out_reported_and_retried(
+    remote: Remote, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`git fetch` of an http remote runs `git remote-http`, which holds git's output pipes: the
+    timeout must end both (the whole process group), or the fetch waits for ever."""
+    vault = tmp_path / "vault"
+    await GitSync(remote.url, vault).start()
+    with silent_remote() as url:
+        sync = GitSync(url, vault, retry_base_s=0.01, fetch_timeout_s=1)
+        await sync.start()
+        with caplog.at_level(logging.ERROR, logger="sakuin.git"):
+            follow = asyncio.create_task(sync.follow())
+            try:
+                await eventually(
+                    lambda: sync.status().failures >= 2, timeout=20, what="two fetches to time out"
+                )
+            finally:
+                await stop(follow)
+            assert processes_holding(url) == []  # timed out, or cancelled mid-retry: the group is gone
+        status = sync.status()
+        assert status.error == "git fetch timed out after 1 s"
+        assert status.commit == remote.head()
+        assert "git fetch timed out after 1 s" in caplog.text and "still serving" in caplog.text
+
+
+async def test_healthz_shows_a_fetch_that_timed_out(
+    remote: Remote, tmp_path: Path, fake_slack: FakeSlack, wiki
+) -> None:
+    vault = tmp_path / "vault"
+    await GitSync(remote.url, vault).start()
+    with silent_remote() as url:
+        sync = GitSync(url, vault, fetch_timeout_s=1)
+        await sync.start()
+        async with running_bot(tmp_path, fake_slack, wiki, sync=sync, wiki_git_url=url) as bot:
+            assert await asyncio.wait_for(sync.fetch(), 20) is False
+            status, body = await bot.get(HEALTH_PATH)
+        assert processes_holding(url) == []
+    assert status == 200
+    assert body["git"]["error"] == "git fetch timed out after 1 s"
+    assert body["git"]["failures"] == sync.fetches >= 1  # each fetch timed out, and counted
+    assert body["git"]["commit"] == remote.head()
 
 
 async def test_a_failing_remote_keeps_the_last_checkout_and_recovers(
