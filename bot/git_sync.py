@@ -4,7 +4,8 @@ The git command line does the work, each command an asyncio subprocess (never bl
 loop) in its own session with no terminal, so git and ssh can never stop to ask for a password.
 
 - **Start.** An empty or missing ``WIKI_DIR`` gets a shallow clone of the branch (``WIKI_GIT_BRANCH``,
-  else the remote's default); an existing checkout there (a restart) is served at once and fetched.
+  else the remote's default); an existing checkout there (a restart) is served at once and fetched
+  in the background.
   The URL kept in the checkout's ``.git/config`` is the redacted one: the token stays in memory.
 - **Follow.** Every ``WIKI_GIT_INTERVAL`` seconds, or at once when the push webhook asks
   (`request_fetch`), the branch tip is fetched and the work tree reset to it. Nothing is ever
@@ -147,14 +148,14 @@ class GitSync:
     async def start(self) -> None:
         """Make ``directory`` a checkout of the branch; raises GitError when there is none to serve.
 
-        An existing checkout is kept (and fetched once: a failure there is logged, and the old
-        commit serves). Otherwise the clone is tried ``CLONE_ATTEMPTS`` times with back-off.
+        An existing checkout is served as it is, at once: `follow` fetches it first thing (a remote
+        that is slow or hangs never holds the start up). Otherwise the clone is tried
+        ``CLONE_ATTEMPTS`` times with back-off.
         """
         if await self._is_checkout():
             self._commit = await self._head()
             self.branch = self.branch or await self._current_branch()
             log.info("vault checkout %s at %s (%s)", self.directory, _short(self._commit), self.remote)
-            await self.fetch()
             return
         if self.directory.exists() and any(self.directory.iterdir()):
             raise GitError(
@@ -217,9 +218,15 @@ class GitSync:
         return self._wake.is_set()
 
     async def follow(self) -> None:
-        """Fetch every ``interval`` seconds, or when asked, forever (run as a background task)."""
+        """Fetch every ``interval`` seconds, or when asked, forever (run as a background task); at
+        once when the checkout was never fetched (a restart), after the back-off when it failed."""
         while True:
-            wait = self.interval if self._failures == 0 else self._retry_wait()
+            if self._failures:
+                wait = self._retry_wait()
+            elif self._checked_at is None:
+                wait = 0.0
+            else:
+                wait = self.interval
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
             self._wake.clear()
