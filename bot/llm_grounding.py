@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from index.model import Answer
+from index.prose import masked
 
 MAX_PASSAGE_CHARS = 1500
 """A passage is cut to this many characters before it is sent (the prompt stays small and fast)."""
@@ -130,9 +131,9 @@ def ground(answer: str, passages: Sequence[NumberedPassage], *, complete: bool =
     sent = len(passages)
     sources = [passage.text.casefold() for passage in passages]
     pieces = [
-        (line, match.group())
+        (line, text[match.start() : match.end()])
         for line, text in enumerate(_THINKING.sub("", answer).splitlines())
-        for match in _SENTENCE.finditer(text)
+        for match in _SENTENCE.finditer(masked(text))  # never ended inside `code`, <…> or a URL
         if match.group().strip()
     ]
     if not complete and pieces:

@@ -68,6 +68,21 @@ PASSAGES = (
         # a reasoning model's thinking is not the answer, even while it is still thinking
         ("<think>NumberedPassage [1] says so.</think>\nByteDance [1].", ["ByteDance [1]."], (1,), 0, ()),
         ("<think>NumberedPassage [1] says so. And [2]", [], (), 0, ()),
+        # a sentence never ends inside a code span or a mention
+        (
+            "Run `make test. Then deploy` first [1]. Next [2].",
+            ["Run `make test. Then deploy` first [1]. ", "Next [2]."],
+            (1, 2),
+            0,
+            (),
+        ),
+        (
+            "設定は `a。b` で行う [1]。<!here!> を呼ぶ [2]。",
+            ["設定は `a。b` で行う [1]。", "<!here!> を呼ぶ [2]。"],
+            (1, 2),
+            0,
+            (),
+        ),
         # the order of first citation is the order of the sources
         ("A [2]. B [1][2].", ["A [2]. ", "B [1][2]."], (2, 1), 0, ()),
     ],
