@@ -28,7 +28,7 @@ from index.asking import Shape, singular
 from index.graph import short_names
 from index.model import Page
 from index.names import NameTable
-from index.prose import strip_citations
+from index.prose import split_outside, strip_citations
 from index.question import Question
 from index.weights import SaidText, words_of
 
@@ -44,7 +44,7 @@ DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
 
 _SPLIT = re.compile(r"(?<=[。！？!?])|(?<=[a-z0-9)]{2}\.)(?=\s+[A-Z])|\n")
 """Sentence ends: 。！？!?, a line break, and a full stop after a word, before a capital (not the
-initial in ``Michael R. Lyu``)."""
+initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")
@@ -118,7 +118,7 @@ def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: i
     """The sentences of a passage: list items and lines are sentences too; citations go."""
     found: list[Sentence] = []
     passage = fold(" ".join(text.split()))
-    for piece in _SPLIT.split(strip_citations(text)):
+    for piece in split_outside(_SPLIT, strip_citations(text)):
         shown = " ".join(_BULLET.sub("", piece).split())
         if len(shown) < 2:
             continue

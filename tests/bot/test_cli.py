@@ -10,7 +10,7 @@ import pytest
 
 from bot.cli import main
 from tests.conftest import EXAMPLE_VAULT, SEEDS
-from tests.vaults import GROWN_WIKI, SMALL_VAULT, write_vault
+from tests.vaults import GROWN_WIKI, SMALL_VAULT, entity, write_vault
 
 
 @pytest.fixture
@@ -205,3 +205,20 @@ def test_serve_without_tokens_names_the_variable(
 ) -> None:
     code, _, err = run(capsys, "serve")
     assert code == 2 and "SLACK_BOT_TOKEN" in err
+
+
+def test_an_answer_keeps_a_sentence_with_a_mention_whole_and_escaped(
+    environment: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    page = entity("Evil Corp", body="Evil Corp は <!channel> を呼ぶ会社である。本社は東京にある。")
+    vault = write_vault(environment / "vault", {"wiki/entities/Evil Corp.md": page})
+    monkeypatch.setenv("WIKI_DIR", str(vault))
+    assert run(capsys, "index")[0] == 0
+    code, out, _ = run(capsys, "ask", "--json", "Evil Corp とは")
+    assert code == 0
+    reply = json.loads(out)
+    assert reply["text"].startswith("Evil Corp は &lt;!channel&gt; を呼ぶ会社である。")  # escaped: no ping
+    assert "<!channel>" not in reply["text"]
+    shown = json.dumps(reply["blocks"], ensure_ascii=False)
+    assert "Evil Corp は <!channel> を呼ぶ会社である。" in shown  # literal in rich text
+    assert '"channel> を呼ぶ' not in shown
