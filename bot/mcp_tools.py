@@ -319,7 +319,7 @@ def answer_metadata(answer: Answer) -> AnswerMetadata:
     sentences = shown_sentences(answer.sentences)
     cited += [sentence.path for sentence in sentences]
     status: Status = "relation" if answer.fact is not None else "answered"
-    confidence = 1.0 if answer.fact is not None else max(s.confidence for s in sentences)
+    confidence = 1.0 if answer.fact is not None else max((s.confidence for s in sentences), default=0.0)
     return {
         "status": status,
         "confidence": confidence,
