@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     digest.add_argument("--json", action="store_true", help="print JSON")
 
     commands.add_parser("serve", help="run the bot over HTTP (PORT)")
+    commands.add_parser("mcp", help="serve the wiki over MCP on stdin/stdout, for an agent")
     commands.add_parser("socket", help="run the bot in Socket Mode (SLACK_APP_TOKEN)")
 
     feedback = commands.add_parser(
@@ -246,6 +247,14 @@ def run_serve(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_mcp(settings: Settings, args: argparse.Namespace) -> int:
+    """Stdout is the protocol's: the index report and logs go to stderr."""
+    from bot.mcp_server import serve_stdio
+
+    asyncio.run(serve_stdio(settings, fresh_wiki(settings)))
+    return 0
+
+
 def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     from bot.runtime import run_socket as socket
 
@@ -331,6 +340,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "shell": run_shell,
     "digest": run_digest,
     "serve": run_serve,
+    "mcp": run_mcp,
     "socket": run_socket,
     "feedback": run_feedback,
     "doctor": run_doctor,

@@ -6,7 +6,8 @@ Checks, in order (names are a contract, product.md): ``settings``; ``bot token``
 C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a member); ``vault``
 (pages found, notes left out per folder and files skipped, and why); ``index`` (present, brought
 up to date, its generation); ``state store`` (reachable and writable); ``git remote`` (when
-WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set). Nothing printed ever holds a
+WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set); ``MCP token`` (its strength,
+when MCP_TOKEN is set). Nothing printed ever holds a
 token, a password or a key. The names are identifiers; the details are in the UI language.
 The Slack checks are in bot/doctor_slack.py; the report's shape in bot/doctor_report.py.
 """
@@ -41,6 +42,10 @@ STATE_CONNECT_TIMEOUT_S = 3
 """libpq's ``connect_timeout`` for the check's own first connection."""
 MAX_LISTED = 5
 """Skipped files (or models) named in a detail; the rest are counted."""
+MIN_MCP_TOKEN_CHARS = 32
+MIN_MCP_TOKEN_DISTINCT = 12
+"""A token of 32 random URL-safe characters has about 25 different ones: fewer than this is a
+pattern (``aaaa…``, ``1234…``), not a secret."""
 
 BuildIndex = Callable[[Wiki], IndexReport]
 
@@ -63,6 +68,8 @@ async def run_checks(settings: Settings, *, build_index: BuildIndex | None = Non
         checks.append(await check_git_remote(settings))
     if settings.llm_base_url is not None:
         checks.append(await check_llm_endpoint(settings))
+    if settings.mcp_token is not None:
+        checks.append(check_mcp_token(settings))
     return [hide_secrets(check, settings) for check in checks]
 
 
@@ -75,6 +82,7 @@ def hide_secrets(check: Check, settings: Settings) -> Check:
         settings.slack_signing_secret,
         settings.llm_api_key,
         settings.wiki_git_webhook_secret,
+        settings.mcp_token,
     ):
         if secret is not None and secret.get_secret_value():
             detail = detail.replace(secret.get_secret_value(), "***")
@@ -328,3 +336,28 @@ async def check_llm_endpoint(settings: Settings) -> Check:
         else ""
     )
     return Check("LLM endpoint", True, _("{url} answers").format(url=settings.llm_base_url) + among)
+
+
+# -- MCP --------------------------------------------------------------------------------------
+
+
+def check_mcp_token(settings: Settings) -> Check:
+    """Whoever holds ``MCP_TOKEN`` reads the whole wiki over ``/mcp``: it must not be guessable."""
+    assert settings.mcp_token is not None
+    token = settings.mcp_token.get_secret_value()
+    length, distinct = len(token), len(set(token))
+    if length < MIN_MCP_TOKEN_CHARS or distinct < MIN_MCP_TOKEN_DISTINCT:
+        return Check(
+            "MCP token",
+            False,
+            _(
+                "MCP_TOKEN is weak ({length} characters, {distinct} different): whoever guesses it reads"
+                " the whole wiki over /mcp; use at least {minimum} random characters, such as the output"
+                ' of: python -c "import secrets; print(secrets.token_urlsafe(32))"'
+            ).format(length=length, distinct=distinct, minimum=MIN_MCP_TOKEN_CHARS),
+        )
+    return Check(
+        "MCP token",
+        True,
+        _("{length} characters: /mcp of sakuin serve is behind it").format(length=length),
+    )

@@ -1,5 +1,6 @@
-"""The HTTP server of ``sakuin serve``: ``POST /slack/events`` (Bolt), ``GET /healthz``, and
-``POST /hooks/git`` (the push webhook, when ``WIKI_GIT_WEBHOOK_SECRET`` is set)."""
+"""The HTTP server of ``sakuin serve``: ``POST /slack/events`` (Bolt), ``GET /healthz``,
+``POST /hooks/git`` (the push webhook, when ``WIKI_GIT_WEBHOOK_SECRET`` is set) and ``/mcp`` (the
+wiki over MCP, when ``MCP_TOKEN`` is set: bot/mcp_http.py)."""
 
 from __future__ import annotations
 
@@ -33,9 +34,9 @@ def create_web_app(
     sync: GitSync | None = None,
     relay: PushRelay | None = None,
 ) -> web.Application:
-    """Bolt's aiohttp application for every Slack request, plus the health check and, with a
-    vault from git and a webhook secret, the push webhook (passed on to the other replicas by
-    ``relay`` when the state is shared in PostgreSQL)."""
+    """Bolt's aiohttp application for every Slack request, plus the health check, with a vault
+    from git and a webhook secret the push webhook (passed on to the other replicas by ``relay``
+    when the state is shared in PostgreSQL), and with ``MCP_TOKEN`` the MCP endpoint."""
     web_app = app.web_app(path=EVENTS_PATH, port=settings.port)
 
     async def healthz(request: web.Request) -> web.Response:
@@ -57,6 +58,10 @@ def create_web_app(
         web_app.router.add_post(
             GIT_HOOK_PATH, git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync, relay)
         )
+    if settings.mcp_token is not None:
+        from bot.mcp_http import add_mcp_endpoint  # the MCP SDK is loaded only when it is served
+
+        add_mcp_endpoint(web_app, settings, wiki)
     return web_app
 
 

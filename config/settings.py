@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     wiki_git_interval: float = Field(default=300.0, gt=0)
     wiki_git_webhook_secret: SecretStr | None = None
 
+    mcp_token: SecretStr | None = Field(
+        default=None, description="the bearer token of `/mcp` on `sakuin serve`; unset: no `/mcp`"
+    )
+
     @model_validator(mode="before")
     @classmethod
     def _git_vault_dir(cls, data: object) -> object:
@@ -154,6 +158,7 @@ class Settings(BaseSettings):
         "slack_app_token",
         "llm_api_key",
         "wiki_git_webhook_secret",
+        "mcp_token",
         mode="before",
     )
     @classmethod

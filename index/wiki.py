@@ -34,6 +34,7 @@ from index.model import (
     Page,
     PageRef,
     SearchResult,
+    Section,
     Unresolved,
     VaultSurvey,
 )
@@ -166,6 +167,21 @@ class Wiki:
 
     def page(self, path: str) -> Page | None:
         return self._current().catalog.pages.get(path)
+
+    def page_text(self, path: str) -> tuple[Section, ...] | None:
+        """A page's text as the index holds it, its sections in page order (a long section, cut into
+        passages for search, joined again at its cuts); None for a path that is not a page of the
+        index. Nothing is read from the vault: only what the index serves can be shown."""
+        live = self._current()
+        if path not in live.catalog.pages:
+            return None
+        sections: list[Section] = []
+        for chunk in live.store.page_chunks(path):
+            if sections and sections[-1].heading == chunk.heading:
+                sections[-1] = Section(chunk.heading, sections[-1].text + "\n" + chunk.text)
+            else:
+                sections.append(Section(chunk.heading, chunk.text))
+        return tuple(sections)
 
     def pages(self) -> tuple[Page, ...]:
         return tuple(self._current().catalog.pages.values())

@@ -181,6 +181,16 @@ def test_a_wiki_dir_that_is_a_file_is_refused_even_with_a_git_url(
     assert code == 2 and err.startswith("sakuin: invalid setting WIKI_DIR") and err.count("\n") == 1
 
 
+def test_mcp_refuses_a_bad_vault_on_stderr_only(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stdout is the MCP client's: not even an error goes there."""
+    monkeypatch.setenv("WIKI_DIR", str(environment / "nowhere"))
+    code, out, err = run(capsys, "mcp")
+    assert code == 2 and out == ""
+    assert err.startswith("sakuin: invalid setting WIKI_DIR") and err.count("\n") == 1
+
+
 def test_ask_shows_the_digest_preview_slack_shows(
     environment: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -307,3 +307,25 @@ async def test_bad_settings_are_a_failed_check(tmp_path: Path, slack: FakeSlack)
     assert code == 1
     (check,) = json.loads(out)["checks"]
     assert check["name"] == "settings" and check["ok"] is False and "DIGEST_TZ" in check["detail"]
+
+
+@pytest.mark.parametrize(
+    ("token", "ok", "says"),
+    [
+        ("Xk3_9vQzL-2mRw7TfYb0NcH8sJd4pAe6UuGq1iOlVtE", True, "43 characters"),
+        ("short-token", False, "weak (11 characters"),
+        ("a" * 40, False, "40 characters, 1 different"),
+        ("12345678901234567890123456789012", False, "32 characters, 10 different"),
+    ],
+)
+async def test_mcp_token_strength(tmp_path: Path, slack: FakeSlack, token: str, ok: bool, says: str) -> None:
+    found = by_name(await run_checks(settings_for(tmp_path, slack, mcp_token=token)))
+    check = found["MCP token"]
+    assert check.ok is ok and says in check.detail
+    assert token not in json.dumps([c.detail for c in found.values()])
+    if not ok:
+        assert "secrets.token_urlsafe(32)" in check.detail
+
+
+async def test_no_mcp_token_no_mcp_check(tmp_path: Path, slack: FakeSlack) -> None:
+    assert "MCP token" not in by_name(await run_checks(settings_for(tmp_path, slack)))
