@@ -313,6 +313,9 @@ def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from bot.doctor import run_checks
     from bot.doctor_report import report_checks
 
+    for name in ("bot.slack_client", "slack_sdk"):  # their retry notices are not the report's
+        quiet = logging.getLogger(name)
+        quiet.setLevel(max(quiet.getEffectiveLevel(), logging.WARNING))
     return report_checks(asyncio.run(run_checks(settings)), args.json)
 
 

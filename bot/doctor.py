@@ -30,6 +30,7 @@ from bot.llm import model_client, model_headers
 from bot.slack_client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
 from config.credentials import redact_text, redact_url
+from config.modes import MODES, missing_settings
 from config.settings import Settings
 from index.catalog import current_generation
 from index.model import IndexReport, VaultSurvey
@@ -85,7 +86,18 @@ def hide_secrets(check: Check, settings: Settings) -> Check:
 
 
 def check_settings(settings: Settings) -> Check:
+    """Ready for a mode exactly when that mode would start (`config.modes`); else every missing
+    setting, named at once."""
     problems = []
+    missing = {mode: missing_settings(settings, mode) for mode in MODES}
+    ready = [mode for mode, names in missing.items() if not names]
+    if not ready:
+        problems.append(
+            "; ".join(
+                _("{mode} is missing {settings}").format(mode=mode, settings=", ".join(names))
+                for mode, names in missing.items()
+            )
+        )
     if settings.slack_signing_secret is None and settings.slack_app_token is None:
         problems.append(
             _(
@@ -99,15 +111,11 @@ def check_settings(settings: Settings) -> Check:
         )
     if problems:
         return Check("settings", False, "; ".join(problems))
-    modes = [
-        name
-        for name, needed in (
-            ("sakuin serve", settings.slack_signing_secret),
-            ("sakuin socket", settings.slack_app_token),
-        )
-        if needed is not None
-    ]
-    return Check("settings", True, _("valid; ready for {modes}").format(modes=_(" and ").join(modes)))
+    detail = _("valid; ready for {modes}").format(modes=_(" and ").join(ready))
+    for mode, names in missing.items():
+        if names:
+            detail += _(" ({mode} would also need {settings})").format(mode=mode, settings=", ".join(names))
+    return Check("settings", True, detail)
 
 
 # -- vault, index, state ----------------------------------------------------------------------

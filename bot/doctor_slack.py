@@ -76,7 +76,7 @@ async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:
 def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -> Check:
     needed = build_manifest(settings, None)["oauth_config"]["scopes"]["bot"]
     if not token_ok:
-        return Check("scopes", False, _("not checked: auth.test failed (see bot token)"))
+        return Check("scopes", False, not_checked(settings.slack_bot_token is not None))
     if granted is None:
         return Check(
             "scopes", False, _("Slack did not say which scopes the token has (no x-oauth-scopes header)")
@@ -102,7 +102,7 @@ def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -
 async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: bool) -> Check:
     name = f"digest channel {channel}"
     if not token_ok:
-        return Check(name, False, _("not checked: auth.test failed (see bot token)"))
+        return Check(name, False, not_checked(client.token is not None))
     try:
         response = await client.conversations_info(channel=channel)
     except SlackApiError as error:
@@ -136,6 +136,13 @@ async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: b
         detail = _("the bot is not a member of {channel}: type /invite @sakuin in {channel}")
         return Check(name, False, detail.format(channel=label))
     return Check(name, True, _("{channel}; the bot is a member").format(channel=label))
+
+
+def not_checked(has_token: bool) -> str:
+    """Why a check that needs a working bot token was not made."""
+    if not has_token:
+        return _("not checked: no token (see bot token)")
+    return _("not checked: auth.test failed (see bot token)")
 
 
 def unreachable(error: BaseException) -> str:

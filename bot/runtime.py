@@ -28,7 +28,8 @@ from bot.memory import limit_arenas
 from bot.push_relay import PushRelay
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
-from config.settings import Settings, require, require_wiki_dir
+from config.modes import require_mode
+from config.settings import Settings, require_wiki_dir
 from index.wiki import Wiki
 
 
@@ -43,7 +44,7 @@ class Bot:
 
 
 async def run_http(settings: Settings) -> None:
-    require(settings, "slack_bot_token", "slack_signing_secret")
+    require_mode(settings, "sakuin serve")
     from bot.server import create_web_app, serve_http
 
     async with start_bot(settings) as bot:
@@ -53,7 +54,7 @@ async def run_http(settings: Settings) -> None:
 
 
 async def run_socket(settings: Settings) -> None:
-    require(settings, "slack_bot_token", "slack_app_token")
+    require_mode(settings, "sakuin socket")
     from bot.socket_mode import run_socket_mode
 
     async with start_bot(settings) as bot:

@@ -196,17 +196,21 @@ def load_settings(**overrides: object) -> Settings:
 
 
 def describe_validation_error(error: ValidationError) -> str:
-    first = error.errors()[0]
-    name = str(first["loc"][0]).upper() if first.get("loc") else "setting"
-    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
-    return f"invalid setting {name}: {message}"
+    """Every invalid setting, in one line."""
+    problems = []
+    for each in error.errors():
+        name = str(each["loc"][0]).upper() if each.get("loc") else "setting"
+        message = str(each.get("msg", "invalid value")).removeprefix("Value error, ")
+        problems.append(f"invalid setting {name}: {message}")
+    return "; ".join(problems)
 
 
-def require(settings: Settings, *names: str) -> None:
-    """Stop with one line when a setting a command needs is missing."""
-    for name in names:
-        if getattr(settings, name) is None:
-            raise SettingsError(f"missing setting {name.upper()}: required by this command")
+def require(settings: Settings, *names: str, by: str = "this command") -> None:
+    """Stop with one line naming every setting a command needs that is missing."""
+    missing = [name.upper() for name in names if getattr(settings, name) is None]
+    if missing:
+        plural = "s" if len(missing) > 1 else ""
+        raise SettingsError(f"missing setting{plural} {', '.join(missing)}: required by {by}")
 
 
 def require_wiki_dir(settings: Settings) -> None:
