@@ -96,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The command line prints the index report (with every problem file) itself.
         index_log = logging.getLogger("sakuin.index")
         index_log.setLevel(max(index_log.getEffectiveLevel(), logging.ERROR))
+        # The SDK's notices of each retry say less than the one line that says what failed.
+        for name in ("bot.slack_client", "slack_sdk.web", "slack_sdk.webhook"):
+            quiet = logging.getLogger(name)
+            quiet.setLevel(max(quiet.getEffectiveLevel(), logging.WARNING))
         with use_language(terminal_language(settings, args)):
             return COMMANDS[args.command](settings, args)
     except SettingsError as error:
@@ -313,9 +317,6 @@ def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from bot.doctor import run_checks
     from bot.doctor_report import report_checks
 
-    for name in ("bot.slack_client", "slack_sdk"):  # their retry notices are not the report's
-        quiet = logging.getLogger(name)
-        quiet.setLevel(max(quiet.getEffectiveLevel(), logging.WARNING))
     return report_checks(asyncio.run(run_checks(settings)), args.json)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.doctor_report import Check, describe_error
 from bot.i18n import _, ngettext
@@ -43,8 +44,7 @@ async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[C
             url=settings.slack_api_url, error=describe_error(error)
         )
         return Check("bot token", False, detail), None
-    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
-    granted = {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
+    granted = granted_scopes(response)
     detail = _("workspace {team} ({team_id}) as @{user} ({user_id})").format(
         team=response.get("team"),
         team_id=response.get("team_id"),
@@ -52,6 +52,12 @@ async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[C
         user_id=response.get("user_id"),
     )
     return Check("bot token", True, detail), granted
+
+
+def granted_scopes(response: AsyncSlackResponse) -> set[str] | None:
+    """The scopes Slack says the token was granted (``auth.test``'s ``x-oauth-scopes`` header)."""
+    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
+    return {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
 
 
 async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from bot.app import create_app
 from bot.digest.schedule import schedule_digest
 from bot.freshness import Freshener, keep_fresh
 from bot.git_sync import GitSync
+from bot.identity import BotIdentity
 from bot.memory import limit_arenas
 from bot.push_relay import PushRelay
 from bot.slack_client import build_client
@@ -31,6 +33,8 @@ from bot.state.store import AsyncStateStore, open_state_store
 from config.modes import require_mode
 from config.settings import Settings, require_wiki_dir
 from index.wiki import Wiki
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -45,9 +49,17 @@ class Bot:
 
 async def run_http(settings: Settings) -> None:
     require_mode(settings, "sakuin serve")
-    from bot.server import create_web_app, serve_http
+    from bot.server import EVENTS_PATH, create_web_app, serve_http
 
     async with start_bot(settings) as bot:
+        log.info(
+            "Slack's request URL: https://<public host>%s, reaching this server at http://%s:%s%s"
+            " (`sakuin manifest --url https://<public host>` writes it into the app manifest)",
+            EVENTS_PATH,
+            settings.host,
+            settings.port,
+            EVENTS_PATH,
+        )
         await serve_http(
             create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay), settings.port, settings.host
         )
@@ -75,9 +87,11 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
     )
     wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
     client: AsyncWebClient = build_client(settings)
+    identity = BotIdentity(settings, client)
     with await asyncio.to_thread(open_state_store, settings.state_db) as store:
         state = AsyncStateStore(store)
         background = [
+            asyncio.create_task(identity.check(), name="auth.test"),
             asyncio.create_task(
                 keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
                 name="freshness",
@@ -90,7 +104,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
             background.append(asyncio.create_task(relay.listen(sync.request_fetch), name="git-pushes"))
         answers = AnswerQueue()
         try:
-            yield Bot(create_app(settings, wiki, state, client, answers), wiki, sync, relay)
+            yield Bot(create_app(settings, wiki, state, client, answers, identity), wiki, sync, relay)
         finally:
             answers.close()
             for task in background:
