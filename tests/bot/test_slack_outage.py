@@ -106,9 +106,8 @@ async def serve_until_listening(tmp_path: Path, slack: FakeSlack, **env: str) ->
             line = await asyncio.wait_for(process.stderr.readline(), 60)
             assert line, "sakuin serve ended early:\n" + "".join(lines)
             lines.append(line.decode())
-        async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
-                assert response.status == 200
+        async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/healthz") as got:
+            assert got.status == 200
     finally:
         process.terminate()
         rest = await process.stderr.read()
