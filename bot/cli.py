@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import date, datetime, time, tzinfo
+from importlib import metadata
 from typing import TYPE_CHECKING
 
 from bot.blocks.page_types import type_label
@@ -26,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sakuin", description="A research wiki in Slack, and on the command line."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     index = commands.add_parser("index", help="build or update the index of WIKI_DIR")
     index.add_argument("--rebuild", action="store_true", help="rebuild from scratch")
@@ -70,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def installed_version() -> str:
+    try:
+        return metadata.version("sakuin")
+    except metadata.PackageNotFoundError:  # run from a checkout without `pip install -e .`
+        return "unknown"
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -85,7 +95,11 @@ def _day(text: str) -> date:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
         settings = load_settings()
         logging.basicConfig(
@@ -101,7 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             quiet = logging.getLogger(name)
             quiet.setLevel(max(quiet.getEffectiveLevel(), logging.WARNING))
         with use_language(terminal_language(settings, args)):
-            return COMMANDS[args.command](settings, args)
+            code = COMMANDS[args.command](settings, args)
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+            return code
     except SettingsError as error:
         if args.command == "doctor":
             from bot.doctor_report import Check, report_checks
@@ -111,10 +127,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `sakuin search … | head -1`: the reader has all it wanted
+        silence_stdout()
+        return 0
     except Exception as error:
         logging.getLogger("sakuin").debug("failure", exc_info=True)
         err.print(f"sakuin: error: {type(error).__name__}: {error}")
         return 1
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush into the closed pipe is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 def terminal_language(settings: Settings, args: argparse.Namespace) -> Language:
