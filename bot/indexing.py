@@ -4,7 +4,9 @@ out and skipped."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -16,10 +18,37 @@ from config.settings import Settings, require_wiki_dir
 from index.model import IndexReport, VaultSurvey
 from index.wiki import Wiki
 
+VAULT_NOTE = "VAULT"
+"""The file in an index folder that names the vault it was last brought up to date for."""
+
 
 def open_wiki(settings: Settings) -> Wiki:
     require_wiki_dir(settings)
+    note_vault(settings.wiki_dir, settings.index_dir)
     return Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
+
+
+def note_vault(vault: Path, index_dir: Path) -> None:
+    """Say so when the index was built for another vault (one INDEX_DIR for two vaults), then
+    record this one: without INDEX_DIR each vault has its own (`config.settings.index_dir_for`)."""
+    note = index_dir / VAULT_NOTE
+    here = str(vault.expanduser().resolve())
+    try:
+        before = note.read_text(encoding="utf-8").strip()
+    except OSError:
+        before = None
+    if before == here:
+        return
+    if before:
+        err.print(
+            _(
+                "sakuin: the index in {index} was built for {other}, not {vault}: it is brought up to"
+                " date for {vault} (leave INDEX_DIR unset and each vault keeps an index of its own)"
+            ).format(index=index_dir, other=before, vault=here)
+        )
+    with contextlib.suppress(OSError):  # an index folder that cannot be written fails on its own
+        index_dir.mkdir(parents=True, exist_ok=True)
+        note.write_text(here + "\n", encoding="utf-8")
 
 
 def fresh_wiki(settings: Settings) -> Wiki:
