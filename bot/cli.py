@@ -14,10 +14,11 @@ from importlib import metadata
 from typing import TYPE_CHECKING
 
 from bot.blocks.page_types import type_label
-from bot.i18n import N_, Language, _, default_language, language_for_text, use_language
+from bot.i18n import N_, Language, _, default_language, language_for_locale, use_language
 from bot.indexing import fresh_wiki, open_wiki, print_report, update_with_progress
 from bot.terminal import err, out, print_json
 from config.settings import Settings, SettingsError, load_settings
+from config.system import system_locale
 from index.model import Lookup, SearchResult
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for name in ("bot.slack_client", "slack_sdk.web", "slack_sdk.webhook"):
             quiet = logging.getLogger(name)
             quiet.setLevel(max(quiet.getEffectiveLevel(), logging.WARNING))
-        with use_language(terminal_language(settings, args)):
+        with use_language(terminal_language(settings)):
             code = COMMANDS[args.command](settings, args)
             sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
             return code
@@ -143,12 +144,11 @@ def silence_stdout() -> None:
     os.close(devnull)
 
 
-def terminal_language(settings: Settings, args: argparse.Namespace) -> Language:
-    """``UI_LANGUAGE``; under ``auto``, ``sakuin ask`` answers in the language of its text and the
-    other commands speak Japanese, the team's language."""
-    if args.command == "ask":
-        return language_for_text(" ".join(args.text), settings.ui_language)
-    return default_language(settings.ui_language)
+def terminal_language(settings: Settings) -> Language:
+    """``UI_LANGUAGE``; under ``auto``, the system locale's as a Slack user's locale is taken: English
+    for ``en_*``, else Japanese. ``ask`` and ``shell`` answer a question in its own language, as
+    Slack does, and ``/entity`` or ``/wiki`` in this one, as Slack answers a command in the user's."""
+    return language_for_locale(system_locale(), settings.ui_language)
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:
@@ -349,7 +349,8 @@ def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
     from bot.manifest import build_manifest
 
-    print_json(build_manifest(settings, args.url))
+    with use_language(default_language(settings.ui_language)):  # one manifest for the whole workspace
+        print_json(build_manifest(settings, args.url))
     return 0
 
 

@@ -27,6 +27,7 @@ from bot.doctor_slack import check_app_token, check_bot_token, check_digest_chan
 from bot.git_sync import GitError, GitSync
 from bot.i18n import _
 from bot.llm import model_client, model_headers
+from bot.reasons import reason_text
 from bot.slack_client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
 from config.credentials import redact_text, redact_url
@@ -175,7 +176,7 @@ def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check
     ]
     left_out = [
         f"{folder.folder} {sum(count for _reason, count in folder.left_out)} ("
-        + ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        + ", ".join(f"{reason_text(reason)}: {count}" for reason, count in folder.left_out)
         + ")"
         for folder in survey.folders
         if folder.left_out
@@ -184,7 +185,7 @@ def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check
         listed = "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out))
         parts.append(_("left out: {folders}").format(folders=listed))
     if report.skipped:
-        named = ", ".join(f"{item.path} ({item.reason})" for item in report.skipped[:MAX_LISTED])
+        named = ", ".join(f"{item.path} ({reason_text(item.reason)})" for item in report.skipped[:MAX_LISTED])
         parts.append(
             _("skipped {count}: {files}").format(
                 count=len(report.skipped), files=named + _more(len(report.skipped))

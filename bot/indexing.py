@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from bot.i18n import _
+from bot.reasons import reason_text
 from bot.terminal import err
 from config.settings import Settings, require_wiki_dir
 from index.model import IndexReport, VaultSurvey
@@ -105,9 +106,9 @@ def print_report(report: IndexReport, console: Console) -> None:
     if report.skipped or report.warnings:
         table = Table(_("file"), _("problem"), title=_("files with problems"), title_justify="left")
         for item in report.skipped:
-            table.add_row(item.path, _("skipped: {reason}").format(reason=item.reason))
+            table.add_row(item.path, _("skipped: {reason}").format(reason=reason_text(item.reason)))
         for item in report.warnings:
-            table.add_row(item.path, _("indexed: {reason}").format(reason=item.reason))
+            table.add_row(item.path, _("indexed: {reason}").format(reason=reason_text(item.reason)))
         console.print(table)
 
 
@@ -118,7 +119,7 @@ def print_survey(survey: VaultSurvey, console: Console) -> None:
     )
     for folder in survey.folders:
         left_out = sum(count for _reason, count in folder.left_out)
-        why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        why = ", ".join(f"{reason_text(reason)}: {count}" for reason, count in folder.left_out)
         table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
     console.print(table)
     if survey.warning:

@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 
 from bot.conversation import compose
-from bot.i18n import N_, _, language_for_text, use_language
+from bot.i18n import N_, _
 from bot.questions import final_reply
 from bot.replies import Reply, replies_for_text
 from bot.terminal import render_reply
@@ -102,9 +102,9 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
 
 
 def answer(line: str, conversation: ShellConversation, console: Console) -> None:
-    with use_language(language_for_text(line, conversation.settings.ui_language)):
-        for reply in conversation.replies(line):
-            render_reply(asyncio.run(final_reply(reply, conversation.settings)), console)
+    """A question in its own language, a command in the terminal's (set by `bot.cli.main`)."""
+    for reply in conversation.replies(line):
+        render_reply(asyncio.run(final_reply(reply, conversation.settings)), console)
 
 
 def prompt(conversation: ShellConversation) -> str:
