@@ -94,3 +94,14 @@ def test_env_example_names_every_setting_once_and_nothing_else() -> None:
 
 def test_env_example_copied_as_it_is_is_valid_and_changes_nothing() -> None:
     assert Settings(_env_file=ENV_EXAMPLE).model_dump() == Settings(_env_file=None).model_dump()
+
+
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
+MARKDOWN_FILES = sorted({REPO / "README.md", *REPO.glob("docs/*.md"), *REPO.glob("examples/*.md")})
+
+
+@pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: str(path.relative_to(REPO)))
+def test_relative_links_in_the_docs_lead_somewhere(path: Path) -> None:
+    targets = MARKDOWN_LINK.findall(path.read_text(encoding="utf-8"))
+    local = [target for target in targets if "://" not in target and not target.startswith("mailto:")]
+    assert [target for target in local if not (path.parent / target).exists()] == []
