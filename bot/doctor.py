@@ -28,9 +28,11 @@ from bot.doctor_slack import check_app_token, check_bot_token, check_digest_chan
 from bot.git_sync import GitError, GitSync
 from bot.i18n import _
 from bot.llm import model_client, model_headers
+from bot.reasons import reason_text
 from bot.slack_client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
 from config.credentials import redact_text, redact_url
+from config.modes import MODES, missing_settings
 from config.settings import Settings
 from index.catalog import current_generation
 from index.model import IndexReport, VaultSurvey
@@ -93,7 +95,18 @@ def hide_secrets(check: Check, settings: Settings) -> Check:
 
 
 def check_settings(settings: Settings) -> Check:
+    """Ready for a mode exactly when that mode would start (`config.modes`); else every missing
+    setting, named at once."""
     problems = []
+    missing = {mode: missing_settings(settings, mode) for mode in MODES}
+    ready = [mode for mode, names in missing.items() if not names]
+    if not ready:
+        problems.append(
+            "; ".join(
+                _("{mode} is missing {settings}").format(mode=mode, settings=", ".join(names))
+                for mode, names in missing.items()
+            )
+        )
     if settings.slack_signing_secret is None and settings.slack_app_token is None:
         problems.append(
             _(
@@ -107,15 +120,11 @@ def check_settings(settings: Settings) -> Check:
         )
     if problems:
         return Check("settings", False, "; ".join(problems))
-    modes = [
-        name
-        for name, needed in (
-            ("sakuin serve", settings.slack_signing_secret),
-            ("sakuin socket", settings.slack_app_token),
-        )
-        if needed is not None
-    ]
-    return Check("settings", True, _("valid; ready for {modes}").format(modes=_(" and ").join(modes)))
+    detail = _("valid; ready for {modes}").format(modes=_(" and ").join(ready))
+    for mode, names in missing.items():
+        if names:
+            detail += _(" ({mode} would also need {settings})").format(mode=mode, settings=", ".join(names))
+    return Check("settings", True, detail)
 
 
 # -- vault, index, state ----------------------------------------------------------------------
@@ -175,7 +184,7 @@ def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check
     ]
     left_out = [
         f"{folder.folder} {sum(count for _reason, count in folder.left_out)} ("
-        + ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        + ", ".join(f"{reason_text(reason)}: {count}" for reason, count in folder.left_out)
         + ")"
         for folder in survey.folders
         if folder.left_out
@@ -184,7 +193,7 @@ def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check
         listed = "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out))
         parts.append(_("left out: {folders}").format(folders=listed))
     if report.skipped:
-        named = ", ".join(f"{item.path} ({item.reason})" for item in report.skipped[:MAX_LISTED])
+        named = ", ".join(f"{item.path} ({reason_text(item.reason)})" for item in report.skipped[:MAX_LISTED])
         parts.append(
             _("skipped {count}: {files}").format(
                 count=len(report.skipped), files=named + _more(len(report.skipped))

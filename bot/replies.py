@@ -103,7 +103,7 @@ def entity_reply(name: str, wiki: Wiki, settings: Settings, *, private: bool = T
         blocks = candidates_blocks(name, lookup.candidates, share=share)
         return Reply(escape_clipped(_("Several pages match {name}").format(name=name), 300), tuple(blocks))
     result = wiki.search(name, limit=SEARCH_LIMIT)
-    blocks = no_match_blocks(name, lookup.candidates, result, share=share)
+    blocks = no_match_blocks(name, lookup.candidates, result)
     return Reply(escape_clipped(_("No page is called {name}").format(name=name), 300), tuple(blocks))
 
 

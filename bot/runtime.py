@@ -26,11 +26,13 @@ from bot.app import create_app
 from bot.digest.schedule import schedule_digest
 from bot.freshness import Freshener, keep_fresh
 from bot.git_sync import GitSync
+from bot.identity import BotIdentity
 from bot.memory import limit_arenas
 from bot.push_relay import PushRelay
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
-from config.settings import Settings, require, require_wiki_dir
+from config.modes import require_mode
+from config.settings import Settings, require_wiki_dir
 from index.wiki import Wiki
 
 log = logging.getLogger(__name__)
@@ -47,11 +49,19 @@ class Bot:
 
 
 async def run_http(settings: Settings) -> None:
-    require(settings, "slack_bot_token", "slack_signing_secret")
-    from bot.server import create_web_app, serve_http
+    require_mode(settings, "sakuin serve")
+    from bot.server import EVENTS_PATH, create_web_app, serve_http
 
     async def serve() -> None:
         async with start_bot(settings) as bot:
+            log.info(
+                "Slack's request URL: https://<public host>%s, reaching this server at http://%s:%s%s"
+                " (`sakuin manifest --url https://<public host>` writes it into the app manifest)",
+                EVENTS_PATH,
+                settings.host,
+                settings.port,
+                EVENTS_PATH,
+            )
             await serve_http(
                 create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay), settings.port, settings.host
             )
@@ -60,7 +70,7 @@ async def run_http(settings: Settings) -> None:
 
 
 async def run_socket(settings: Settings) -> None:
-    require(settings, "slack_bot_token", "slack_app_token")
+    require_mode(settings, "sakuin socket")
     from bot.socket_mode import run_socket_mode
 
     async def serve() -> None:
@@ -102,9 +112,11 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
     )
     wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
     client: AsyncWebClient = build_client(settings)
+    identity = BotIdentity(settings, client)
     with await asyncio.to_thread(open_state_store, settings.state_db) as store:
         state = AsyncStateStore(store)
         background = [
+            asyncio.create_task(identity.check(), name="auth.test"),
             asyncio.create_task(
                 keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
                 name="freshness",
@@ -117,7 +129,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
             background.append(asyncio.create_task(relay.listen(sync.request_fetch), name="git-pushes"))
         answers = AnswerQueue()
         try:
-            yield Bot(create_app(settings, wiki, state, client, answers), wiki, sync, relay)
+            yield Bot(create_app(settings, wiki, state, client, answers, identity), wiki, sync, relay)
         finally:
             answers.close()
             for task in background:

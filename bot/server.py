@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from slack_bolt.app.async_app import AsyncApp
 
+from bot.access_log import quiet_access_log
 from bot.git_sync import GitSync
 from bot.push_relay import PushRelay
 from config.settings import Settings
@@ -112,7 +113,7 @@ def is_valid_signature(header: str, expected_hex: str) -> bool:
 
 async def start_http(web_app: web.Application, port: int, host: str = "0.0.0.0") -> web.AppRunner:
     """Start serving and return the runner (``runner.addresses`` has the port when ``port`` is 0)."""
-    runner = web.AppRunner(web_app)
+    runner = web.AppRunner(web_app, access_log_class=quiet_access_log(HEALTH_PATH))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     log.info("listening on %s", ", ".join(f"{h}:{p}" for h, p, *_ in runner.addresses))
