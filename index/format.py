@@ -82,6 +82,13 @@ BLURB_HEADING = "紹介文"
 INBOX_HEADING = "未編纂の観察"
 LEGACY_HEADINGS = {"横断的知見": INBOX_HEADING}
 """Old names of a heading, read as the current one."""
+PROPERTIES_HEADING = "Properties"
+"""The section a page's frontmatter fields are read into (Obsidian calls them properties)."""
+UNASKED_PROPERTIES = frozenset(
+    {"type", "title", "aliases", "alias", "tags", "tag", "cssclasses", "cssclass", "publish", "address",
+     "entity_tier", "key_claims", "role", "permalink", "draft", "generated", "confidence_score"}
+)  # fmt: skip
+"""Frontmatter fields nobody asks about as facts: they type or name the page (read elsewhere)."""
 LINK_LIST_HEADINGS = frozenset({RELATIONS_HEADING, RELATED_SOURCES_HEADING, CITATIONS_HEADING})
 """Sections whose list items name other pages rather than say something about this one."""
 ARCHIVE_CALLOUT = "編纂前の観察"

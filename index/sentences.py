@@ -169,14 +169,15 @@ class SentenceScorer:
             if keyword.name is not None and self.about(sentence, keyword.name):
                 covered += weight
                 continue
-            spans = _occurrences(keyword.text, sentence.folded, words)
+            whole = keyword.said_as in sentence.folded
+            spans = _occurrences(keyword.text, sentence.folded, words) if whole else []
             for rendering in keyword.glosses:
                 spans.extend(_occurrences(rendering, sentence.folded, words))
-            if spans or context.has(keyword.text):
+            if spans or context.has(keyword.said_as):
                 covered += weight
                 said += weight if spans else 0.0
                 terms.extend(spans)
-            elif any(self._passage_of(sentence).has(text) for text in (keyword.text, *keyword.glosses)):
+            elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight

@@ -29,6 +29,8 @@ characters, `bot.blocks.visible`), leaving the title of the first supporting pas
 SUPPORTING = 3
 SUBJECT_SUMMARY_CHARS = 120
 MAX_TARGETS_SHOWN = 8
+ANSWER_EVENT = "sakuin_answer"
+"""The ``event_type`` of the metadata every answer to a question carries."""
 
 
 def answer_blocks(answer: Answer, subject: Card | None = None) -> list[dict]:
@@ -73,6 +75,32 @@ def answered_blocks(answer: Answer) -> list[dict]:
         blocks.append(context(_("Also in the wiki")))
         blocks += hit_blocks(supporting)
     return blocks
+
+
+def answer_metadata(answer: Answer) -> dict:
+    """The message metadata of an answer (contract): its status, confidence, the pages its answer
+    block cites (first first) and the question's language."""
+    return {
+        "event_type": ANSWER_EVENT,
+        "event_payload": {
+            "status": answer.status,
+            "confidence": answer.confidence,
+            "pages": cited_pages(answer),
+            "lang": answer.language,
+        },
+    }
+
+
+def cited_pages(answer: Answer) -> list[str]:
+    """The pages the answer block shows as the answer: the relation's pages, then the pages of the
+    sentences shown; none when the wiki does not answer."""
+    if not answer.confident:
+        return []
+    fact = answer.fact
+    refs = [*fact.targets[:MAX_TARGETS_SHOWN], fact.subject] if fact is not None else []
+    paths = [ref.path for ref in refs if ref.path]
+    paths += [sentence.path for sentence in shown_sentences(answer.sentences)]
+    return list(dict.fromkeys(paths))
 
 
 def unlinked_pages(fact: Fact | None, sentences: Sequence[AnswerSentence]) -> list[tuple[str, str]]:
