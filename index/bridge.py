@@ -24,13 +24,16 @@ MAX_RENDERINGS = 12
 """Japanese forms kept per English word, most common first (JMdict's priority marks)."""
 MAX_GLOSSES = 6
 _HIRAGANA = re.compile(r"[\u3040-\u309f]")
+_KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
 _ENGLISH_WORD = re.compile(r"[a-z][a-z-]*")
 _GLOSS_NOTE = re.compile(r"\s*\([^)]*\)")
 
 _FORMS_BY_GLOSS = """
-SELECT DISTINCT s.idseq FROM SenseGloss g INDEXED BY SenseGloss_text JOIN Sense s ON g.sid = s.ID
-WHERE g.text IN ({marks})
+SELECT DISTINCT s.idseq, g.text LIKE 'to %' FROM SenseGloss g JOIN Sense s ON g.sid = s.ID
+WHERE g.text IN (?, ?) OR (g.text >= ? AND g.text < ?) OR (g.text >= ? AND g.text < ?)
 """
+"""Entries glossed as the word or as ``to`` the word, with or without a note (``cup (in sports)``):
+each term is a range of the gloss index."""
 _KANJI_OF = "SELECT k.text, (SELECT count(*) FROM KJP WHERE kid = k.ID) FROM Kanji k WHERE k.idseq = ?"
 _KANA_OF = "SELECT n.text, (SELECT count(*) FROM KNP WHERE kid = n.ID) FROM Kana n WHERE n.idseq = ?"
 _ENTRIES_BY_FORM = """
@@ -42,16 +45,6 @@ SELECT g.text FROM Sense s JOIN SenseGloss g ON g.sid = s.ID WHERE s.idseq = ? A
 ORDER BY s.ID
 """
 
-_INFLECTIONS = (
-    ("ies", "y"),
-    ("ied", "y"),
-    ("ing", ""),
-    ("ing", "e"),
-    ("ed", ""),
-    ("ed", "e"),
-    ("es", ""),
-    ("s", ""),
-)
 _local = threading.local()
 
 
@@ -63,42 +56,49 @@ def _connection() -> sqlite3.Connection:
     return connection
 
 
-def lemmas(word: str) -> list[str]:
-    """The word and the forms it may be inflected from (``developed`` → develop, develope …)."""
-    found = [word]
-    for suffix, replacement in _INFLECTIONS:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            found.append(word[: -len(suffix)] + replacement)
-    return list(dict.fromkeys(found))
-
-
 @lru_cache(maxsize=16384)
 def japanese_for(word: str) -> tuple[str, ...]:
     """How Japanese prose may write the English ``word`` (folded): the forms of the JMdict entries
-    with that gloss, most common first; a verb or adjective as its stem (用いる → 用い), so that its
-    inflections are found. Hiragana-only forms (ある, する) are left out: they say nothing alone."""
+    glossed as that very word, as a noun or a verb (``port``, ``react`` → 反応; ``worked`` is not
+    read as ``work``: an inflected word is rendered by the asking vocabulary, `index.asking.gloss`,
+    or not at all), most common first; an inflecting form as its stem
+    (用いる → 用い). Hiragana-only forms (ある, する) are left out: they say nothing alone."""
     if not _ENGLISH_WORD.fullmatch(word) or len(word) < 3:
         return ()
     connection = _connection()
-    for lemma in lemmas(word):
-        wanted = (lemma, f"to {lemma}")
-        entries = [row[0] for row in connection.execute(_FORMS_BY_GLOSS.format(marks="?, ?"), wanted)]
-        if entries:
-            break
-    else:
-        return ()
     forms: dict[str, int] = {}
-    for entry in entries:
-        rows = (
-            connection.execute(_KANJI_OF, (entry,)).fetchall()
-            or connection.execute(_KANA_OF, (entry,)).fetchall()
-        )
-        for text, priority in rows:
+    entries = _entries(word)
+    if not any(not verb for _entry, verb in entries):
+        # A verb: Japanese says it with a noun and する (反応する), glossed as the noun (reaction).
+        entries += [found for noun in _nouns_of(word) for found in _entries(noun)]
+    for entry, _verb in entries:
+        rows = connection.execute(_KANJI_OF, (entry,)).fetchall()
+        katakana = [row for row in connection.execute(_KANA_OF, (entry,)) if _KATAKANA.fullmatch(row[0])]
+        for text, priority in (*rows, *katakana):
             stem = _stem(text)
             if stem is not None and forms.get(stem, -1) < priority:
                 forms[stem] = priority
     ranked = sorted(forms, key=lambda form: -forms[form])
     return tuple(ranked[:MAX_RENDERINGS])
+
+
+@lru_cache(maxsize=16384)
+def names_a_thing(word: str) -> bool:
+    """JMdict knows the English ``word`` as a noun (``ramen``, ``cup``), not only as a verb."""
+    return _ENGLISH_WORD.fullmatch(word) is not None and any(not verb for _entry, verb in _entries(word))
+
+
+def _nouns_of(verb: str) -> list[str]:
+    """The nouns English makes of a verb: react → reaction, develop → development, operate →
+    operation."""
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return [f"{stem}ion", f"{verb}ion", f"{verb}ment", f"{stem}ation"]
+
+
+def _entries(word: str) -> list[tuple[int, bool]]:
+    """The entries glossing ``word``, each with whether it glosses it as a verb."""
+    wanted = (word, f"to {word}", f"{word} (", f"{word} )", f"to {word} (", f"to {word} )")
+    return [(entry, bool(verb)) for entry, verb in _connection().execute(_FORMS_BY_GLOSS, wanted)]
 
 
 @lru_cache(maxsize=16384)

@@ -82,6 +82,21 @@ BLURB_HEADING = "紹介文"
 INBOX_HEADING = "未編纂の観察"
 LEGACY_HEADINGS = {"横断的知見": INBOX_HEADING}
 """Old names of a heading, read as the current one."""
+RELATION_LABELS_EN = {
+    "開発元": "developer",
+    "関連組織": "related organisation",
+    "共同研究先": "research partner",
+    "所属": "affiliation",
+    "ソース": "source",
+    "関連プロダクト": "related product",
+    "関連人物": "related person",
+    "概念": "concept",
+    "エンティティ": "entity",
+    "関連": "related",
+    "別名": "also known as",
+}
+"""The ``## 関連`` labels of the format (and 別名, a page's aliases) as an English answer says them:
+``ByteDance — developer of Minder``. A label not listed is shown as the wiki writes it."""
 PROPERTIES_HEADING = "Properties"
 """The section a page's frontmatter fields are read into (Obsidian calls them properties)."""
 UNASKED_PROPERTIES = frozenset(

@@ -328,9 +328,10 @@ _KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
 
 
 def renderings(word: str) -> tuple[str, ...]:
-    """How Japanese prose may say an English word of the question: the dictionary's forms
-    (`index.bridge`), after the verbs of the asking vocabulary (`index.asking.gloss`)."""
-    return tuple(dict.fromkeys((*gloss(word), *japanese_for(word))))
+    """How Japanese prose may say an English word of the question: a verb of the asking vocabulary
+    as the table renders it (`index.asking.gloss`), any other word as the dictionary does
+    (`index.bridge`)."""
+    return gloss(word) or japanese_for(word)
 
 
 def _is_word_char(char: str) -> bool:

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from index.analysis import fold, is_function_bigram, tokenize
-from index.asking import says_a_change, singular
+from index.asking import says_a_change, singular, stem
+from index.bridge import names_a_thing
 from index.question import Keyword, Question
 
 _LATIN = re.compile(r"[a-z0-9]+")
@@ -84,13 +85,17 @@ def keyword_weights(
             frequency = max(max(frequencies.get(g, 0), 1) for g in glossed[keyword.text])
             weights[keyword.text] = _idf(total, frequency) * (1 - latin)
         elif keyword.text.isascii():
-            # An English word over Japanese prose is said in Japanese, or not at all: it weighs
-            # nothing, unless it is a name, or a word the wiki never writes in either language
-            # (ramen, World Cup): then nothing in the wiki answers what it asks.
-            unknown = not frequencies.get(keyword.text) and not any(
-                written_in(gloss, frequencies) for gloss in keyword.glosses
+            # A word the passages lack: over English passages they do not say it; over Japanese
+            # ones they may say it in Japanese, or not at all (weighing nothing there), unless it
+            # is a name, or a thing the wiki never names in either language (ramen: the dictionary
+            # knows it as a noun, and the wiki has none of its renderings): then nothing answers
+            # what it asks.
+            unknown = (
+                not frequencies.get(keyword.text)
+                and names_a_thing(keyword.text)
+                and not any(written_in(gloss, frequencies) for gloss in keyword.glosses)
             )
-            weights[keyword.text] = idf if unknown or _typed_as_name(question.text, keyword) else 0.0
+            weights[keyword.text] = idf if unknown or _typed_as_name(question.text, keyword) else idf * latin
         elif says_a_change(keyword.text):
             # A verb of change (向上, 短縮) the passages do not say: they say it otherwise (MFU …
             # 1.34 倍だった), a gap of wording, as when its English form is missing.
@@ -170,8 +175,11 @@ class SaidText:
 
 
 def words_of(folded: str) -> frozenset[str]:
-    return frozenset(singular(word) for word in _LATIN.findall(folded))
+    """The Latin words of a text as keywords are written (singular), and their stems."""
+    found = _LATIN.findall(folded)
+    return frozenset((*(singular(word) for word in found), *(stem(word) for word in found)))
 
 
-def occurs_in(text: str, folded: str, words: set[str]) -> bool:
-    return text in words if text.isascii() else text in folded
+def occurs_in(text: str, folded: str, words: set[str] | frozenset[str]) -> bool:
+    """``text`` is in the folded text: a Latin word in any inflection (`stem`), CJK anywhere."""
+    return (text in words or stem(text) in words) if text.isascii() else text in folded
