@@ -99,6 +99,7 @@ async def post_reply(
         thread_ts=thread_ts,
         text=reply.text,
         blocks=list(reply.blocks),
+        metadata=reply.metadata,
         unfurl_links=False,
         unfurl_media=False,
     )

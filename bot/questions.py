@@ -164,7 +164,11 @@ class _InPlace:
         reply = self.decorate(version)
         try:
             await self.client.chat_update(
-                channel=self.channel, ts=self.ts, text=reply.text, blocks=list(reply.blocks)
+                channel=self.channel,
+                ts=self.ts,
+                text=reply.text,
+                blocks=list(reply.blocks),
+                metadata=reply.metadata or self.extractive.metadata,
             )
         except (SlackClientError, aiohttp.ClientError, TimeoutError) as error:
             log.warning("could not update answer %s in %s: %s", self.ts, self.channel, error)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.blocks.answer import answer_blocks, answer_text
+from bot.blocks.answer import answer_blocks, answer_metadata, answer_text
 from bot.blocks.buttons import SHARE_PAGE_PREFIX, SHARE_TEXT_PREFIX, share_page_value, share_text_value
 from bot.blocks.card import card_blocks, card_text
 from bot.blocks.digest import digest_messages
@@ -136,7 +136,7 @@ def question_reply(question: str, wiki: Wiki, settings: Settings, *, subject: st
             card = wiki.card(answer.subject) if answer.subject is not None else None
         except IndexNotReady:
             return not_ready_reply()
-        return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer)
+        return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer, answer_metadata(answer))
 
 
 def card_reply(path: str, wiki: Wiki, *, private: bool = True) -> Reply:

@@ -82,6 +82,28 @@ BLURB_HEADING = "紹介文"
 INBOX_HEADING = "未編纂の観察"
 LEGACY_HEADINGS = {"横断的知見": INBOX_HEADING}
 """Old names of a heading, read as the current one."""
+RELATION_LABELS_EN = {
+    "開発元": "developer",
+    "関連組織": "related organisation",
+    "共同研究先": "research partner",
+    "所属": "affiliation",
+    "ソース": "source",
+    "関連プロダクト": "related product",
+    "関連人物": "related person",
+    "概念": "concept",
+    "エンティティ": "entity",
+    "関連": "related",
+    "別名": "also known as",
+}
+"""The ``## 関連`` labels of the format (and 別名, a page's aliases) as an English answer says them:
+``ByteDance — developer of Minder``. A label not listed is shown as the wiki writes it."""
+PROPERTIES_HEADING = "Properties"
+"""The section a page's frontmatter fields are read into (Obsidian calls them properties)."""
+UNASKED_PROPERTIES = frozenset(
+    {"type", "title", "aliases", "alias", "tags", "tag", "cssclasses", "cssclass", "publish", "address",
+     "entity_tier", "key_claims", "role", "permalink", "draft", "generated", "confidence_score"}
+)  # fmt: skip
+"""Frontmatter fields nobody asks about as facts: they type or name the page (read elsewhere)."""
 LINK_LIST_HEADINGS = frozenset({RELATIONS_HEADING, RELATED_SOURCES_HEADING, CITATIONS_HEADING})
 """Sections whose list items name other pages rather than say something about this one."""
 ARCHIVE_CALLOUT = "編纂前の観察"

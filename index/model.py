@@ -174,6 +174,10 @@ class Fact:
     inverse: bool = False
 
 
+ANSWERED, RELATION, NOT_FOUND = "answered", "relation", "not_found"
+"""What an `Answer` is (`Answer.status`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
     """The answer to a free question: the sentences (or relation) that answer it, or none.
@@ -196,6 +200,18 @@ class Answer:
     language: str = "en"
     """``ja`` or ``en``: the language the question was asked in."""
     too_long: bool = False
+    confidence: float = 0.0
+    """0–1: how surely the answer answers the question (0 when nothing does)."""
+
+    @property
+    def status(self) -> str:
+        """``relation`` (read from the wiki's typed relations), ``answered`` (sentences of the
+        wiki answer it) or ``not_found`` (the wiki does not say)."""
+        if self.confident and self.fact is not None:
+            return RELATION
+        if self.confident and self.sentences:
+            return ANSWERED
+        return NOT_FOUND
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,12 +22,14 @@ from index.format import (
     LINK_KEYS,
     LINK_LIST_HEADINGS,
     NOTE,
+    PROPERTIES_HEADING,
     RELATED_SOURCES_HEADING,
     RELATIONS_HEADING,
     SOURCE,
     SOURCE_LABEL,
     SOURCE_NAME,
     SOURCES_DIR,
+    UNASKED_PROPERTIES,
 )
 from index.frontmatter import list_value, split_frontmatter, text_value
 from index.links import find_links, find_links_in_values, strip_code, strip_comments
@@ -137,8 +139,9 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         publish=str(meta.get("publish", True)).casefold() not in {"false", "no", "0"},
         relations=tuple(_relations(meta, all_sections)),
         links=tuple(_links(meta, body)),
-        sections=tuple(
-            Section(s.heading, plain_text(_prose_of(s))) for s in all_sections if _prose_of(s).strip()
+        sections=(
+            *(Section(s.heading, plain_text(_prose_of(s))) for s in all_sections if _prose_of(s).strip()),
+            *_properties(meta),
         ),
         blurb=_blurb(all_sections),
         companion_of=_companion_of(path, meta) if page_type.casefold() in COMPANION_TYPES else None,
@@ -307,6 +310,20 @@ def _prose_of(section: Section) -> str:
     if section.heading not in LINK_LIST_HEADINGS:
         return section.text
     return "\n".join(line for line in section.text.split("\n") if not _LINK_ITEM.match(line))
+
+
+def _properties(meta: dict[str, object]) -> tuple[Section, ...]:
+    """The frontmatter fields a person may ask about (author, source, url, dates, a description),
+    one ``field: value`` line each, as a section of their own after the text."""
+    lines = []
+    for key, value in meta.items():
+        if not isinstance(key, str) or key.casefold() in UNASKED_PROPERTIES:
+            continue
+        values = list_value(meta, key) if isinstance(value, list) else (text_value(meta, key) or "",)
+        shown = ", ".join(plain_text(item) for item in values if item and not isinstance(item, dict))
+        if shown.strip() and not shown.startswith("{"):
+            lines.append(f"{key.replace('_', ' ')}: {shown}")
+    return (Section(PROPERTIES_HEADING, "\n".join(lines)),) if lines else ()
 
 
 def _year_and_venue(

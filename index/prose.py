@@ -16,6 +16,7 @@ from index.model import Section
 
 _SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：][^()（）]*[)）]")
 _MARKUP = re.compile(r"\*\*|__|`")
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
 CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
 """``> [!type]- title``: groups type, fold mark, title."""
@@ -70,7 +71,43 @@ def plain_text(markdown: str) -> str:
 
     text = WIKILINK.sub(label, markdown.replace("\\|", "|"))
     text = _QUOTE.sub("", _CALLOUT_MARK.sub("", text))
-    return _MARKUP.sub("", text)
+    return _MARKUP.sub("", table_rows(text))
+
+
+def table_rows(text: str) -> str:
+    """Markdown tables as one line per row that says each cell under its column's header
+    (``| Setting | Default |`` over ``| port | 8000 |`` → ``Setting: port · Default: 8000``): a row
+    read alone, in a passage, a sentence or a Slack message, still says what its numbers are."""
+    lines = text.split("\n")
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        header = _cells(lines[index])
+        if header and index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1].strip()):
+            index += 2
+            while index < len(lines) and (row := _cells(lines[index])):
+                out.append(_row_line(header, row))
+                index += 1
+            continue
+        out.append(lines[index])
+        index += 1
+    return "\n".join(out)
+
+
+def _cells(line: str) -> list[str]:
+    stripped = line.strip()
+    if not stripped.startswith("|") or stripped.count("|") < 2:
+        return []
+    return [cell.strip() for cell in stripped.strip("|").split("|")]
+
+
+def _row_line(header: list[str], row: list[str]) -> str:
+    pairs = [
+        f"{name}: {cell}" if name else cell
+        for name, cell in zip(header + [""] * (len(row) - len(header)), row, strict=False)
+        if cell
+    ]
+    return " · ".join(pairs)
 
 
 def blurb_text(markdown: str) -> str:

@@ -22,7 +22,7 @@ from index.prose import shorten
 from index.question import MAX_TERMS, Question, read_question
 from index.sentences import Scored, Sentence, SentenceScorer, folded_names, split_sentences
 from index.store import ChunkMatch, QueryPlan, SearchStore
-from index.weights import keyword_weights, name_terms, name_weight
+from index.weights import bigrams, keyword_weights, name_terms, name_weight
 
 COMMON_SHARE = 0.03
 """A term in more than this share of passages tells little alone: when every word of a question is
@@ -97,7 +97,12 @@ def retrieve(
     as named when the question names no page."""
     about = question.named or ((subject,) if subject in pages else ())
     plan = question.plan(about)
-    keywords = {text for keyword in question.keywords for text in (keyword.text, *keyword.glosses)}
+    keywords = {
+        term
+        for keyword in question.keywords
+        for text in (keyword.text, *keyword.glosses, *((keyword.whole,) if keyword.whole else ()))
+        for term in (text, *bigrams(text))
+    }
     subject_terms = [
         term for path in about if path not in question.named for term in name_terms(pages[path].title)
     ]

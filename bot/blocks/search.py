@@ -46,6 +46,12 @@ def echo(query: str) -> str:
     return bold(escape_clipped(" ".join(query.split()), QUERY_ECHO_LIMIT))
 
 
+def quote(query: str) -> str:
+    """The user's question, escaped and shortened, for inside quotation marks (bold would not
+    render next to them)."""
+    return escape_clipped(" ".join(query.split()), QUERY_ECHO_LIMIT)
+
+
 def search_blocks(result: SearchResult, *, share: str | None = None) -> list[dict]:
     """``/wiki QUERY``: the top hits with snippets and links, or a polite "nothing found" (with
     nothing in it worth sharing: no "Share to channel")."""
