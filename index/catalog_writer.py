@@ -77,14 +77,23 @@ class CatalogWriter:
             (path, *fingerprint, first_seen, skipped, warning),
         )
 
+    def first_seen_of(self, path: str) -> str | None:
+        row = self.db.execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def title_of(self, path: str) -> str | None:
+        row = self.db.execute("SELECT title FROM pages WHERE path = ?", (path,)).fetchone()
+        return row[0] if row else None
+
     def remove_file(self, path: str) -> None:
         self.db.execute("DELETE FROM files WHERE path = ?", (path,))
 
     # pages ------------------------------------------------------------------------------------
 
-    def put_page(self, page: Page, *, knowledge: bool, token: str) -> None:
+    def put_page(self, page: Page, *, knowledge: bool, token: str, born: tuple[str, str] | None) -> None:
+        """The page's rows; ``born``: the frontmatter field that dates it and its value."""
         self.db.execute(
-            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 page.path,
                 page.type,
@@ -94,6 +103,8 @@ class CatalogWriter:
                 ALIAS_SEPARATOR.join(page.aliases),
                 token,
                 page.year,
+                *(born or (None, None)),
+                page.companion_of,
             ),
         )
         self.db.execute(

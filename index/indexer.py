@@ -17,13 +17,14 @@ from __future__ import annotations
 import logging
 import pickle
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from filelock import FileLock
 
+from index.analysis import fold
 from index.catalog import (
     Catalog,
     CatalogError,
@@ -36,6 +37,7 @@ from index.catalog import (
 )
 from index.catalog_writer import CatalogWriter
 from index.chunks import chunk_page, chunks_of, passages_of
+from index.digest import birth_field
 from index.graph import Graph, is_knowledge, known_by, name_rows
 from index.linking import OWN_KINDS, Linker, link_everything, link_rows
 from index.links import LinkResolver
@@ -181,6 +183,7 @@ def _update(
     writer = CatalogWriter(live.directory)
     try:
         linker = Linker(writer, resolver)
+        departed = _departed((path, writer.first_seen_of(path), writer.title_of(path)) for path in removed)
         for path in removed:
             linker.remove(path)
             writer.remove_file(path)
@@ -190,7 +193,8 @@ def _update(
         for done, file in enumerate(changed, start=1):
             if writer.page_record(file.path) is not None:
                 linker.remove(file.path)
-            page = _write_file(writer, file, now)
+            moved = departed if file.path not in state.fingerprints else None
+            page = _write_file(writer, file, now, moved=moved)
             fingerprints[file.path] = file.fingerprint
             if page is not None and is_knowledge(page):
                 linker.put(page)
@@ -231,6 +235,8 @@ def _build(
     """A new generation from every file of the vault, published when complete."""
     earlier = _first_seen_before(index_dir)
     scan = scan_vault(wiki_dir)
+    present = {file.path for file in scan.files}
+    departed = _departed((path, seen, None) for path, seen in earlier.items() if path not in present)
     step = _stepper(progress, 2 * len(scan.files))
     generation = new_generation(index_dir)
     store = SearchStore(generation)
@@ -242,7 +248,7 @@ def _build(
         parallel = workers if len(scan.files) >= PARALLEL_FROM_PAGES else 1
         with store.writing(workers=parallel) as batch:
             for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
-                page = _write_file(writer, file, now, earlier.get(file.path))
+                page = _write_file(writer, file, now, earlier.get(file.path), moved=departed)
                 if page is not None and is_knowledge(page):
                     targets.append((page.path, page.title, page.aliases))
                     writer.add_links(link_rows(page))
@@ -277,9 +283,17 @@ def _build(
     return live, report
 
 
-def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str | None = None) -> Page | None:
+def _write_file(
+    writer: CatalogWriter,
+    file: VaultFile,
+    now: str,
+    earlier: str | None = None,
+    *,
+    moved: dict[str, str] | None = None,
+) -> Page | None:
     """Parse a file and write its rows (a file that cannot be a page is skipped with its reason);
-    returns the page. It was first seen ``earlier`` (by a previous generation), or ``now``."""
+    returns the page. It was first seen ``earlier`` (by a previous generation), else when the page
+    it was moved or renamed from was (``moved``: see `_departed`), else ``now``."""
     page, problems = _read_page(file)
     if page is None:
         log.warning("skipped %s: %s", file.path, problems)
@@ -287,9 +301,16 @@ def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str |
         return None
     if problems:
         log.warning("indexed %s with a problem: %s", file.path, problems)
+    if earlier is None and moved:
+        earlier = moved.get(_stem_key(file.path)) or moved.get(fold(page.title))
     writer.put_file(file.path, file.fingerprint, earlier or now, None, problems or None)
     # The text lives in the search store; the catalog keeps what answers need.
-    writer.put_page(replace(page, sections=()), knowledge=is_knowledge(page), token=path_token(page.path))
+    writer.put_page(
+        replace(page, sections=()),
+        knowledge=is_knowledge(page),
+        token=path_token(page.path),
+        born=birth_field(page),
+    )
     return page
 
 
@@ -302,6 +323,23 @@ def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError
         return None, f"could not be read as a page: {type(error).__name__}: {error}"
     return result.page, "; ".join(result.problems)
+
+
+def _departed(pages: Iterable[tuple[str, str | None, str | None]]) -> dict[str, str]:
+    """File name and title (folded) → when the index first saw the pages that are gone, from
+    (path, first seen, title): a page that appears under one of them in the same update was moved
+    or renamed, and is not new. A name two departed pages share tells nothing and is left out."""
+    found: dict[str, str | None] = {}
+    for path, seen, title in pages:
+        if not seen:
+            continue
+        for key in {_stem_key(path), fold(title) if title else ""} - {""}:
+            found[key] = None if key in found else seen
+    return {key: seen for key, seen in found.items() if seen}
+
+
+def _stem_key(path: str) -> str:
+    return fold(path.rsplit("/", 1)[-1].removesuffix(".md"))
 
 
 def _first_seen_before(index_dir: Path) -> dict[str, str]:

@@ -25,7 +25,7 @@ from index.format import (
     CATALOG_NAMES,
     FOLDER_TYPES,
     GUIDE_NAMES,
-    LOG_FILE,
+    LOG_NAME,
     META_DIRS,
     RAW_DIRS,
     TOOLING_DIRS,
@@ -253,7 +253,7 @@ def _file_reason(layout: str, relative: tuple[str, ...]) -> str | None:
     name = relative[-1].casefold()
     if layout == WIKI and len(relative) == 1:
         return OUTSIDE_WIKI
-    if name in CATALOG_NAMES:
+    if name in CATALOG_NAMES or LOG_NAME.match(name):
         return CATALOG
     if name in GUIDE_NAMES:
         return GUIDE
@@ -281,21 +281,39 @@ def _vault_file(
     return VaultFile("/".join(relative), entry.path, page_type, stat.st_mtime_ns, stat.st_size)
 
 
-def log_fingerprint(root: Path) -> str:
-    """Changes whenever `read_log` would read something else (so a large log is read only then)."""
-    for candidate in (root / WIKI_DIR / LOG_FILE, root / LOG_FILE):
+def log_files(root: Path) -> list[Path]:
+    """The wiki's logs, by name: ``log.md`` and logs split by period (``log-2026.md``) in
+    ``wiki/``, else in the vault's root (plain vaults, and wikis that keep their log beside
+    ``wiki/``)."""
+    for folder in (root / WIKI_DIR, root):
         try:
-            stat = candidate.stat()
+            names = sorted(entry.name for entry in os.scandir(folder) if LOG_NAME.match(entry.name))
         except OSError:
             continue
-        if candidate.is_file():
-            return f"{candidate}:{stat.st_mtime_ns}:{stat.st_size}"
-    return ""
+        found = [folder / name for name in names if (folder / name).is_file()]
+        if found:
+            return found
+    return []
+
+
+def log_fingerprint(root: Path) -> str:
+    """Changes whenever `read_log` would read something else (so a large log is read only then)."""
+    prints = []
+    for path in log_files(root):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        prints.append(f"{path}:{stat.st_mtime_ns}:{stat.st_size}")
+    return "|".join(prints)
 
 
 def read_log(root: Path) -> str:
-    """The text of ``wiki/log.md`` (or a root ``log.md`` in plain vaults), or ``""``."""
-    for candidate in (root / WIKI_DIR / LOG_FILE, root / LOG_FILE):
-        if candidate.is_file():
-            return candidate.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n")
-    return ""
+    """The text of the wiki's logs (`log_files`) one after the other, or ``""``."""
+    texts = []
+    for path in log_files(root):
+        try:
+            texts.append(path.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n"))
+        except OSError:
+            continue
+    return "\n\n".join(texts)
