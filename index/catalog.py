@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from index.digest import Dated
 from index.model import FileProblem, Page
 from index.names import Entry, NamedPage, entry_order, mention_order
+from index.wiki_log import LogEntry
 
 if TYPE_CHECKING:
     from index.graph import Graph
@@ -301,14 +302,49 @@ class CatalogRows:
 
     def dated_pages(self) -> list[Dated]:
         """Every page as the digest reads it, with when the index first saw it."""
+        return self._dated("")
+
+    def dated_candidates(self, low: str, high: str, paths: Iterable[str]) -> list[Dated]:
+        """The pages that may be new on a day: dated (by their field or first sighting) between
+        ``low`` and ``high`` (ISO dates, a day either side of it: time zones), or among ``paths``."""
+        return self._dated(
+            " WHERE substr(p.born, 1, 10) BETWEEN ?1 AND ?2 OR substr(f.first_seen, 1, 10) BETWEEN ?1 AND ?2"
+            " OR p.path IN (SELECT value FROM json_each(?3))",
+            (low, high, json.dumps(sorted(set(paths)))),
+        )
+
+    def dated_of(self, paths: Iterable[str]) -> list[Dated]:
+        return self._dated(
+            " WHERE p.path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),)
+        )
+
+    def dated_of_type(self, kind: str) -> list[Dated]:
+        return self._dated(" WHERE p.type = ?", (kind,))
+
+    def has_type(self, kind: str) -> bool:
+        """Whether some knowledge page is of type ``kind``."""
+        query = "SELECT 1 FROM pages WHERE type = ? AND knowledge = 1 LIMIT 1"
+        return self.db().execute(query, (kind,)).fetchone() is not None
+
+    def _dated(self, where: str, parameters: tuple = ()) -> list[Dated]:
         rows = self.db().execute(
             "SELECT p.path, p.title, p.type, p.knowledge, p.born_field, p.born, f.first_seen, p.companion"
-            " FROM pages p LEFT JOIN files f ON f.path = p.path"
+            " FROM pages p LEFT JOIN files f ON f.path = p.path" + where,
+            parameters,
         )
         return [
             Dated(path, title, type_, bool(knowledge), field, value, seen, companion)
             for path, title, type_, knowledge, field, value, seen, companion in rows
         ]
+
+    def resolutions(self, targets: Iterable[str]) -> dict[str, str | None]:
+        """What each of ``targets`` (cleaned) resolves to, for those some page links."""
+        rows = self.db().execute(
+            "SELECT j.value, (SELECT resolved FROM links WHERE target = j.value LIMIT 1) FROM json_each(?) j"
+            " WHERE EXISTS (SELECT 1 FROM links WHERE target = j.value)",
+            (json.dumps(sorted(set(targets))),),
+        )
+        return dict(rows.fetchall())
 
     def link_counts(self, paths: Iterable[str]) -> dict[str, int]:
         """How many other pages link to each of ``paths`` (those linked at all)."""
@@ -462,8 +498,12 @@ class Catalog:
         return (str(self.generation), int(serial)) if serial is not None else None  # type: ignore[call-overload]
 
     @property
-    def log_text(self) -> str:
-        return str(self.rows.meta("log_text") or "")
+    def log_entries(self) -> tuple[LogEntry, ...]:
+        """The wiki's log, parsed when it changed (`index.wiki_log`): a digest reads it every day."""
+        stored = self.rows.meta("log_entries")
+        return (
+            tuple(LogEntry(*fields) for fields in pickle.loads(stored)) if isinstance(stored, bytes) else ()
+        )
 
     @property
     def log_fingerprint(self) -> str:

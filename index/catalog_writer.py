@@ -8,12 +8,14 @@ page, a link or a name is.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import astuple
 from pathlib import Path
 
 from index.catalog import ALIAS_SEPARATOR, INDEXES, SCHEMA_VERSION, TABLES, LinkRow, connect, outlinks
 from index.model import Page
 from index.names import NamedPage, NameRow, distinct_rows, many_words
+from index.wiki_log import LogEntry
 
 
 class CatalogWriter:
@@ -27,17 +29,23 @@ class CatalogWriter:
             self.db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + TABLES)
             self.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
-                [("version", SCHEMA_VERSION), ("serial", 0), ("updated_at", ""), ("log_text", "")],
+                [
+                    ("version", SCHEMA_VERSION),
+                    ("serial", 0),
+                    ("updated_at", ""),
+                    ("log_entries", _pickled(())),
+                ],
             )
         self.db.execute("BEGIN IMMEDIATE")
 
-    def finish(self, *, updated_at: str, log_text: str | None, log_fingerprint: str) -> int:
+    def finish(self, *, updated_at: str, log_entries: Sequence[LogEntry] | None, log_fingerprint: str) -> int:
         """Commit, with a new serial (readers elsewhere notice it); returns the serial.
-        ``log_text`` None: the log did not change (it is not written again)."""
+        ``log_entries`` None: the log did not change (it is not written again)."""
         serial = self.db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()[0] + 1
-        values = {"serial": serial, "updated_at": updated_at, "log_print": log_fingerprint}
-        if log_text is not None:
-            values["log_text"] = log_text
+        values: dict[str, object] = {"serial": serial, "updated_at": updated_at, "log_print": log_fingerprint}
+        if log_entries is not None:
+            # As tuples: unpickled every digest, a dataclass apiece took ten times as long.
+            values["log_entries"] = _pickled([astuple(entry) for entry in log_entries])
         self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
         self.db.execute("COMMIT")
         return serial
@@ -220,3 +228,7 @@ class CatalogWriter:
         if getattr(self, "_texts", False):
             self.db.execute("DROP TABLE texts")
             self._texts = False
+
+
+def _pickled(value: object) -> bytes:
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

@@ -17,8 +17,8 @@ git follows the rename, and the index carries its first sighting over (`index.in
 
 The digest announces the new sources when the wiki has source pages, else the new knowledge pages
 (with the few the log says it updated that day); a day with more than ``max_items`` of them is
-summarised. Everything here is pure: the facade passes the catalog's rows, the log text and its own
-lookups in, and nothing reads a page that is not new that day.
+summarised. Everything here is pure: the facade passes the catalog's rows, the log's entries and its
+own lookups in, and nothing reads a page that is not new that day.
 """
 
 from __future__ import annotations
@@ -26,15 +26,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from index.dates import day_in, parse_moment
+from index.dates import day_in, parse_day, parse_moment
 from index.format import BRIEF, CITING_TYPES, DATE_FIELDS, HAPPENED_TYPES, SOURCE
 from index.graph import is_knowledge
 from index.model import Digest, DigestItem, DigestSummary, GitAdditions, NewPage, Page, PageRef
 from index.vault import PLAIN, WIKI, top_folder
-from index.wiki_log import LogEntry, parse_log
+from index.wiki_log import LogEntry
 
 WIKI_ZONE = ZoneInfo("Asia/Tokyo")
 """The wiki's writers record ``date:`` (ingest time) in JST (wiki-format §3)."""
@@ -82,12 +83,13 @@ class Signals:
 
 
 def birth_field(page: Page) -> tuple[str, str] | None:
-    """The first of `DATE_FIELDS` that holds a date, and its value (kept in the catalog)."""
+    """The first of `DATE_FIELDS` that holds a date (``YYYY-MM-DD``, with or without a time), and
+    its value (kept in the catalog, which finds a day's pages by the date it starts with)."""
     for name in DATE_FIELDS:
         if name == "date" and page.type in HAPPENED_TYPES:
             continue
         value = getattr(page, name)
-        if value and field_day(name, value, WIKI_ZONE) is not None:
+        if value and parse_day(value) and field_day(name, value, WIKI_ZONE) is not None:
             return name, value
     return None
 
@@ -192,16 +194,31 @@ def new_on(rows: Iterable[Dated], signals: Signals, day: date, zone: tzinfo) -> 
     return found
 
 
+class DigestPages(Protocol):
+    """What the digest reads of the catalog (`index.catalog.CatalogRows` answers it)."""
+
+    def dated_candidates(self, low: str, high: str, paths: Iterable[str]) -> list[Dated]:
+        """The pages dated between ``low`` and ``high`` (ISO dates), or among ``paths``."""
+        ...
+
+    def dated_of(self, paths: Iterable[str]) -> list[Dated]: ...
+
+    def dated_of_type(self, kind: str) -> list[Dated]: ...
+
+    def has_type(self, kind: str) -> bool: ...
+
+    def link_counts(self, paths: Iterable[str]) -> dict[str, int]: ...
+
+
 def compose_digest(
-    rows: Sequence[Dated],
-    log_text: str,
+    pages: DigestPages,
+    log: Sequence[LogEntry],
     day: date,
     *,
     read: Callable[[str], Page | None],
     resolve: Callable[[str], str | None],
     cited_by: Callable[[str], tuple[PageRef, ...]],
     url_for: Callable[[str], str | None],
-    link_counts: Callable[[Sequence[str]], Mapping[str, int]],
     git: GitAdditions | None = None,
     zone: tzinfo = WIKI_ZONE,
     include_unpublished: bool = False,
@@ -209,32 +226,38 @@ def compose_digest(
 ) -> Digest:
     """The digest of ``day`` (a calendar day in ``zone``).
 
-    ``rows``: every page as the catalog keeps it; ``read(path)`` the page itself (only new sources
-    and their briefs are read); ``resolve`` turns a log link target into a page path; ``cited_by``
-    lists the pages linking to a source (entities and concepts are kept); ``url_for`` gives a page's
-    web link; ``link_counts(paths)`` how many pages link to each of ``paths``.
+    ``pages``: the catalog's dated rows; ``log``: the log's entries (`index.wiki_log`); ``read(path)``
+    the page itself (only new sources and their briefs are read); ``resolve`` turns a log link target
+    into a page path; ``cited_by`` lists the pages linking to a source (entities and concepts are
+    kept); ``url_for`` gives a page's web link.
     """
-    signals = read_signals(parse_log(log_text), resolve, zone, git)
-    new = new_on(rows, signals, day, zone)
+    signals = read_signals(log, resolve, zone, git)
+    named = [path for found in (signals.created, signals.ingested) for path, on in found.items() if on == day]
+    if git is not None:
+        named += [path for path, when in git.added.items() if day_in(when, zone) == day]
+    window = ((day - timedelta(days=1)).isoformat(), (day + timedelta(days=1)).isoformat())
+    new = new_on(pages.dated_candidates(*window, named), signals, day, zone)
     sources = [page for row, _ in new if row.type == SOURCE and (page := read(row.path)) is not None]
     chosen: dict[str, Page] = {}
     for page in sorted(sources, key=_order_key):
         if include_unpublished or page.publish:
             chosen.setdefault(page.key, page)
     kept = {page.path for page in chosen.values()}
-    blurbs = _blurbs([*chosen.values(), *_briefs_for(rows, chosen.values(), resolve, read)], resolve)
+    briefs = _briefs_for(pages.dated_of_type(BRIEF), chosen.values(), resolve, read) if chosen else []
+    blurbs = _blurbs([*chosen.values(), *briefs], resolve)
     items = tuple(_item(page, blurbs, cited_by, url_for) for page in chosen.values())
-    pages = tuple(
+    listed = tuple(
         NewPage(row.path, row.title, row.type, born.by or FIRST_SEEN, _folder(row.path), url_for(row.path))
         for row, born in sorted(new, key=lambda found: _page_order(found[0]))
         if row.type != SOURCE or row.path in kept
     )
-    announces = SOURCE if any(row.type == SOURCE and not _hidden(row.path) for row in rows) else "page"
-    digest = Digest(date=day.isoformat(), items=items, pages=pages, announces=announces)
+    announces = SOURCE if pages.has_type(SOURCE) else "page"
+    digest = Digest(date=day.isoformat(), items=items, pages=listed, announces=announces)
     if announces != SOURCE:
-        digest = _with_updates(digest, signals.updated.get(day, ()), rows, url_for)
+        updated = signals.updated.get(day, ())
+        digest = _with_updates(digest, updated, pages.dated_of(updated), url_for)
     if digest.count > max_items:
-        digest = _summarised(digest, link_counts, url_for)
+        digest = _summarised(digest, pages.link_counts, url_for)
     return digest
 
 
@@ -262,7 +285,7 @@ def _with_updates(
 
 def _summarised(
     digest: Digest,
-    link_counts: Callable[[Sequence[str]], Mapping[str, int]],
+    link_counts: Callable[[Iterable[str]], Mapping[str, int]],
     url_for: Callable[[str], str | None],
 ) -> Digest:
     """A big day's digest: how many per group and per folder, and the ten most linked."""

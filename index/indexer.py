@@ -55,6 +55,7 @@ from index.vault import (
     with_skipped,
 )
 from index.web import path_token
+from index.wiki_log import parse_log
 
 log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
@@ -177,7 +178,7 @@ def _update(
     if not (changed or removed or logged != live.catalog.log_fingerprint):
         live = replace(live, writer=replace(state, layout=layout))
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
-    log_text = read_log(wiki_dir) if logged != live.catalog.log_fingerprint else None
+    log_entries = parse_log(read_log(wiki_dir)) if logged != live.catalog.log_fingerprint else None
     step = _stepper(progress, 2 * len(changed))
     resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
@@ -217,7 +218,7 @@ def _update(
                             batch.add(chunk)
             step(2 * len(changed))
         keys = {key: writer.has_key(key) for key in linker.keys}
-        writer.finish(updated_at=_now(), log_text=log_text, log_fingerprint=logged)
+        writer.finish(updated_at=_now(), log_entries=log_entries, log_fingerprint=logged)
     finally:
         writer.close()
     catalog = Catalog(live.directory)
@@ -268,7 +269,9 @@ def _build(
         writer.drop_texts()
         step(2 * len(scan.files))
         writer.finish(
-            updated_at=_now(), log_text=read_log(wiki_dir), log_fingerprint=log_fingerprint(wiki_dir)
+            updated_at=_now(),
+            log_entries=parse_log(read_log(wiki_dir)),
+            log_fingerprint=log_fingerprint(wiki_dir),
         )
         writer.publishable()
     finally:

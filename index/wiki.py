@@ -42,7 +42,6 @@ from index.names import NameHit
 from index.search import search_pages
 from index.vault import survey_vault
 from index.web import page_url, url_path
-from index.wiki_log import parse_log
 
 RECHECK_SECONDS = 1.0
 DIGEST_TYPES = (SOURCE, BRIEF)
@@ -217,15 +216,23 @@ class Wiki:
         """What the wiki gained on ``day`` (a calendar day in ``zone``), for the digest; ``git``:
         when the vault's files were added, as the edge read them from git."""
         catalog = self._current().catalog
+        entries = catalog.log_entries
+        resolver = catalog.graph.resolver
+        resolved = resolver.resolve_many(
+            {
+                target
+                for entry in entries
+                for target in (*entry.created, *entry.updated, *entry.source_targets)
+            }
+        )
         return compose_digest(
-            catalog.rows.dated_pages(),
-            catalog.log_text,
+            catalog.rows,
+            entries,
             day,
             read=catalog.pages.get,
-            resolve=catalog.graph.resolver.resolve,
+            resolve=lambda target: resolved[target] if target in resolved else resolver.resolve(target),
             cited_by=partial(self._cited_by, catalog),
             url_for=self._url_for,
-            link_counts=catalog.rows.link_counts,
             git=git,
             zone=zone,
             include_unpublished=include_unpublished,
@@ -239,7 +246,7 @@ class Wiki:
         digest of ``day`` would read them (``sakuin doctor``)."""
         catalog = self._current().catalog
         rows = [row for row in catalog.rows.dated_pages() if row.knowledge]
-        signals = read_signals(parse_log(catalog.log_text), catalog.graph.resolver.resolve, zone, git)
+        signals = read_signals(catalog.log_entries, catalog.graph.resolver.resolve, zone, git)
         counts: dict[str, int] = {}
         for row in rows:
             born = birth(row, zone, signals, day)

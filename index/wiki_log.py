@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from urllib.parse import unquote
 
@@ -49,8 +49,9 @@ _LABEL = re.compile(
 )
 _BOLD_START = re.compile(r"^\s*(?:\*\*|__)")
 _PARENTHESES = re.compile(r"\([^()]*\)|（[^（）]*）")
-_DASHES = (" — ", " – ", " -- ")
-_SENTENCE_ENDS = "。！？"
+_DASHES = ("—", "–", "--")
+_MARKS = re.compile(r"[()（）。！？]|\.(?= |$)| (?:—|–|--) ")
+"""Where a line's parentheses open and close, its sentences end, and a description begins."""
 _MASK = "\x00"
 
 _UPDATE_WORDS = re.compile(r"updat|enrich|revis|append|追記|加筆|更新|既存|反映|拡充", re.IGNORECASE)
@@ -197,35 +198,31 @@ def _listed(body: list[str], made: str | None) -> Iterator[tuple[str, list[str]]
 def _segments(text: str) -> list[tuple[str | None, list[str], str]]:
     """A line cut at its sentence ends: (label or None, targets, the text without them) of each."""
     masked, spans = _mask_targets(text)
-    span_at = {start: (target, end) for start, end, target in spans}
+    marks = [(match.start(), match.group(), 0) for match in _MARKS.finditer(masked)]
+    events = sorted([*marks, *((begin, target, end) for begin, end, target in spans)])
     segments: list[tuple[str | None, list[str], str]] = []
     start, depth, described = 0, 0, False
     targets: list[str] = []
-    ends: dict[int, int] = {}
-    for index, char in enumerate(masked):
-        if index in span_at and depth == 0 and not described:
-            target, end = span_at[index]
-            previous = targets[-1] if targets else None
-            if previous and _RANGE_WORD.match(masked[ends.get(len(targets) - 1, index) : index]):
-                targets.extend(_between(previous, target))
-            ends[len(targets)] = end
-            targets.append(target)
-        if char in "(（":
+    last_end = 0
+    for index, mark, end in events:
+        if end:  # a target
+            if depth == 0 and not described:
+                if targets and _RANGE_WORD.match(masked[last_end:index]):
+                    targets.extend(_between(targets[-1], mark))
+                targets.append(mark)
+                last_end = end
+        elif mark in "(（":
             depth += 1
-        elif char in ")）" and depth:
-            depth -= 1
-        elif depth == 0 and not described and any(masked.startswith(dash, index) for dash in _DASHES):
+        elif mark in ")）":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and mark.strip() in _DASHES:
             described = True
-        elif depth == 0 and (char in _SENTENCE_ENDS or _ends_sentence(masked, index)):
+        elif depth == 0:
             segments.append(_segment(masked[start:index], targets))
-            start, described, targets, ends = index + 1, False, [], {}
+            start, described, targets = index + 1, False, []
     if start < len(masked) or not segments:
         segments.append(_segment(masked[start:], targets))
     return segments
-
-
-def _ends_sentence(text: str, index: int) -> bool:
-    return text[index] == "." and text[index + 1 : index + 2] in ("", " ")
 
 
 def _segment(piece: str, targets: list[str]) -> tuple[str | None, list[str], str]:
@@ -252,26 +249,35 @@ def _mask_targets(text: str) -> tuple[str, list[tuple[int, int, str]]]:
     names a page: Markdown links, backticked paths or names, wikilinks, then bare ``….md`` paths.
     A span that names a page is blanked with a mark no label can hold; the others with spaces."""
     spans: list[tuple[int, int, str]] = []
-    chars = list(text)
 
-    def blank(match: re.Match[str], target: str | None) -> None:
-        if target:
-            spans.append((match.start(), match.end(), target))
-        for position in range(match.start(), match.end()):
-            chars[position] = _MASK if target else " "
+    def blanked(target: Callable[[re.Match[str]], str | None]) -> Callable[[re.Match[str]], str]:
+        def blank(match: re.Match[str]) -> str:
+            found = target(match)
+            if found:
+                spans.append((match.start(), match.end(), found))
+            return (_MASK if found else " ") * (match.end() - match.start())
 
-    for match in _MARKDOWN_LINK.finditer(text):
-        blank(match, None if match.group(1) else _link_path(match.group(3)))
-    for match in _CODE.finditer("".join(chars)):
-        blank(match, _code_target(match.group(2)))
-    for match in WIKILINK.finditer("".join(chars).replace("\\|", "| ")):
-        target = clean_target(match.group(2))
-        blank(match, target if not match.group(1) and is_knowledge_target(target) else None)
-    for match in _BARE_PATH.finditer("".join(chars)):
-        target = clean_target(match.group(1))
-        blank(match, target if is_knowledge_target(target) else None)
+        return blank
+
+    masked = text
+    if "](" in masked:
+        masked = _MARKDOWN_LINK.sub(blanked(lambda m: None if m.group(1) else _link_path(m.group(3))), masked)
+    if "`" in masked:
+        masked = _CODE.sub(blanked(lambda m: _code_target(m.group(2))), masked)
+    if "[[" in masked:
+        masked = WIKILINK.sub(blanked(_wikilink_target), masked.replace("\\|", "| "))
+    if ".md" in masked:
+        masked = _BARE_PATH.sub(blanked(lambda m: _knowledge(clean_target(m.group(1)))), masked)
     spans.sort()
-    return "".join(chars), spans
+    return masked, spans
+
+
+def _wikilink_target(match: re.Match[str]) -> str | None:
+    return None if match.group(1) else _knowledge(clean_target(match.group(2)))
+
+
+def _knowledge(target: str) -> str | None:
+    return target if is_knowledge_target(target) else None
 
 
 def _code_target(code: str) -> str | None:

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from index.digest import Signals, birth, compose_digest, dated, recent_sources
+from index.digest import Dated, Signals, birth, compose_digest, dated, recent_sources
 from index.links import LinkResolver
 from index.model import Digest, Link, Page, PageRef
 from index.wiki_log import LogEntry, parse_log
@@ -162,20 +162,42 @@ LOG = """## [2026-10-14] wiki-query | C について
 FIRST_SEEN = {"wiki/sources/@E.md": "2026-10-14"}
 
 
+class Dates:
+    """The dated rows of plain pages, as the catalog answers the digest (every row a candidate)."""
+
+    def __init__(self, rows: list[Dated]) -> None:
+        self.rows = rows
+
+    def dated_candidates(self, low: str, high: str, paths) -> list[Dated]:
+        return self.rows
+
+    def dated_of(self, paths) -> list[Dated]:
+        wanted = set(paths)
+        return [row for row in self.rows if row.path in wanted]
+
+    def dated_of_type(self, kind: str) -> list[Dated]:
+        return [row for row in self.rows if row.type == kind]
+
+    def has_type(self, kind: str) -> bool:
+        return any(row.type == kind and row.knowledge for row in self.rows)
+
+    def link_counts(self, paths) -> dict[str, int]:
+        return {}
+
+
 def digest_of(pages, log: str, day: date, *, seen=None, cited_by=None, url_for=None, **options) -> Digest:
     """The digest of plain pages, as the catalog would hand them to the domain."""
     resolver = LinkResolver((p.path, p.title, p.aliases) for p in pages)
     by_path = {page.path: page for page in pages}
     first_seen = seen if seen is not None else FIRST_SEEN
     return compose_digest(
-        [dated(page, first_seen.get(page.path)) for page in pages],
-        log,
+        Dates([dated(page, first_seen.get(page.path)) for page in pages]),
+        parse_log(log),
         day,
         read=by_path.get,
         resolve=resolver.resolve,
         cited_by=cited_by or (lambda path: ()),
         url_for=url_for or (lambda path: None),
-        link_counts=lambda paths: {},
         **options,
     )
 
