@@ -23,6 +23,7 @@ from pathlib import Path
 import openai
 import psycopg
 
+from bot.digest.days import dating_signals
 from bot.doctor_report import Check, describe_error
 from bot.doctor_slack import check_app_token, check_bot_token, check_digest_channel, check_scopes
 from bot.git_sync import GitError, GitSync
@@ -169,19 +170,25 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
         ]
     survey = report.survey or wiki.survey()
     return [
-        _vault_check(vault, report, survey),
+        _vault_check(vault, report, survey, dating_signals(settings, wiki)),
         _index_check(settings.index_dir, before.status, report, started),
     ]
 
 
-def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check:
-    """Pages found, notes left out per folder and why, files that could not be pages; a vault
-    whose notes are mostly left out (the survey's warning) fails."""
+def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey, signals: dict[str, int]) -> Check:
+    """Pages found, the signals that tell the digest when each was added, notes left out per
+    folder and why, files that could not be pages; a vault whose notes are mostly left out (the
+    survey's warning) fails."""
     parts = [
         _("{pages} pages in {vault} ({layout} layout)").format(
             pages=report.pages, vault=vault, layout=survey.layout
         )
     ]
+    if signals:
+        counted = ", ".join(
+            f"{by} {count}" for by, count in sorted(signals.items(), key=lambda item: -item[1])
+        )
+        parts.append(_("the digest dates pages by {signals}").format(signals=counted))
     left_out = [
         f"{folder.folder} {sum(count for _reason, count in folder.left_out)} ("
         + ", ".join(f"{reason_text(reason)}: {count}" for reason, count in folder.left_out)

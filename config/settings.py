@@ -59,6 +59,7 @@ class Settings(BaseSettings):
     digest_tz: str = "Asia/Tokyo"
     digest_post_empty: bool = False
     digest_include_unpublished: bool = False
+    digest_max_items: int = Field(default=25, ge=1, description="more new items than this: a summary")
 
     port: int = Field(default=3000, ge=1, le=65535)
     host: str = Field(default="0.0.0.0", description="the address `serve` listens on")

@@ -10,14 +10,16 @@ and backlinks are queries. Readers use one read-only connection per thread (WAL:
 for the writer, nor it for them); `CatalogWriter` is the single writer's connection.
 
 Tables (``TABLES``): ``files`` (fingerprint, when first seen, why skipped), ``pages`` (the columns
-lookups need), ``records`` (the parsed page without its text, which the search store holds), ``links``
-(each link of a knowledge page in order, with what it resolves to), ``names`` (every name a page is
-known by, its own and the display names of links to it, worked out once: `index.names.name_row`).
+lookups and the digest need), ``records`` (the parsed page without its text, which the search store
+holds), ``links`` (each link of a knowledge page in order, with what it resolves to), ``names``
+(every name a page is known by, its own and the display names of links to it, worked out once:
+`index.names.name_row`).
 """
 
 from __future__ import annotations
 
 import gc
+import json
 import os
 import pickle
 import shutil
@@ -29,13 +31,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from index.digest import Dated
 from index.model import FileProblem, Page
 from index.names import Entry, NamedPage, entry_order, mention_order
+from index.wiki_log import LogEntry
 
 if TYPE_CHECKING:
     from index.graph import Graph
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 CATALOG_FILE = "catalog.sqlite3"
 CURRENT_FILE = "CURRENT"
 PAGE_CACHE = 1024
@@ -48,8 +52,11 @@ CREATE TABLE files (
 ) WITHOUT ROWID;
 CREATE TABLE pages (
     path TEXT PRIMARY KEY, type TEXT NOT NULL, knowledge INTEGER NOT NULL, title TEXT NOT NULL,
-    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, year INTEGER
+    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, year INTEGER,
+    born_field TEXT, born TEXT, companion TEXT
 ) WITHOUT ROWID;
+-- born_field, born: the frontmatter field that dates the page and its value; companion: a brief's
+-- source. The digest reads them for every page, and no page's record (`index.digest.Dated`).
 -- Apart from the columns lookups join: in the same rows, a parsed page (1.3 KB) made the pages
 -- table 22 times as large (437 MB at 100,000 pages), read from disk after a build. With a rowid:
 -- rows that size overflow a WITHOUT ROWID table's 4 KB pages, which then stand two thirds empty.
@@ -293,6 +300,61 @@ class CatalogRows:
         )
         return list(self.db().execute(query, [*wanted, limit]))
 
+    def dated_pages(self) -> list[Dated]:
+        """Every page as the digest reads it, with when the index first saw it."""
+        return self._dated("")
+
+    def dated_candidates(self, low: str, high: str, paths: Iterable[str]) -> list[Dated]:
+        """The pages that may be new on a day: dated (by their field or first sighting) between
+        ``low`` and ``high`` (ISO dates, a day either side of it: time zones), or among ``paths``."""
+        return self._dated(
+            " WHERE substr(p.born, 1, 10) BETWEEN ?1 AND ?2 OR substr(f.first_seen, 1, 10) BETWEEN ?1 AND ?2"
+            " OR p.path IN (SELECT value FROM json_each(?3))",
+            (low, high, json.dumps(sorted(set(paths)))),
+        )
+
+    def dated_of(self, paths: Iterable[str]) -> list[Dated]:
+        return self._dated(
+            " WHERE p.path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),)
+        )
+
+    def dated_of_type(self, kind: str) -> list[Dated]:
+        return self._dated(" WHERE p.type = ?", (kind,))
+
+    def has_type(self, kind: str) -> bool:
+        """Whether some knowledge page is of type ``kind``."""
+        query = "SELECT 1 FROM pages WHERE type = ? AND knowledge = 1 LIMIT 1"
+        return self.db().execute(query, (kind,)).fetchone() is not None
+
+    def _dated(self, where: str, parameters: tuple = ()) -> list[Dated]:
+        rows = self.db().execute(
+            "SELECT p.path, p.title, p.type, p.knowledge, p.born_field, p.born, f.first_seen, p.companion"
+            " FROM pages p LEFT JOIN files f ON f.path = p.path" + where,
+            parameters,
+        )
+        return [
+            Dated(path, title, type_, bool(knowledge), field, value, seen, companion)
+            for path, title, type_, knowledge, field, value, seen, companion in rows
+        ]
+
+    def resolutions(self, targets: Iterable[str]) -> dict[str, str | None]:
+        """What each of ``targets`` (cleaned) resolves to, for those some page links."""
+        rows = self.db().execute(
+            "SELECT j.value, (SELECT resolved FROM links WHERE target = j.value LIMIT 1) FROM json_each(?) j"
+            " WHERE EXISTS (SELECT 1 FROM links WHERE target = j.value)",
+            (json.dumps(sorted(set(targets))),),
+        )
+        return dict(rows.fetchall())
+
+    def link_counts(self, paths: Iterable[str]) -> dict[str, int]:
+        """How many other pages link to each of ``paths`` (those linked at all)."""
+        rows = self.db().execute(
+            "SELECT resolved, count(DISTINCT source) FROM links"
+            " WHERE resolved IN (SELECT value FROM json_each(?)) AND source != resolved GROUP BY resolved",
+            (json.dumps(list(paths)),),
+        )
+        return dict(rows.fetchall())
+
     def link_targets(self) -> Iterator[tuple[str, str, tuple[str, ...]]]:
         """(path, title, aliases) of every knowledge page, for a `index.links.LinkResolver`."""
         rows = self.db().execute("SELECT path, title, aliases FROM pages WHERE knowledge = 1")
@@ -440,8 +502,12 @@ class Catalog:
         return (str(self.generation), int(serial)) if serial is not None else None  # type: ignore[call-overload]
 
     @property
-    def log_text(self) -> str:
-        return str(self.rows.meta("log_text") or "")
+    def log_entries(self) -> tuple[LogEntry, ...]:
+        """The wiki's log, parsed when it changed (`index.wiki_log`): a digest reads it every day."""
+        stored = self.rows.meta("log_entries")
+        return (
+            tuple(LogEntry(*fields) for fields in pickle.loads(stored)) if isinstance(stored, bytes) else ()
+        )
 
     @property
     def log_fingerprint(self) -> str:

@@ -49,7 +49,12 @@ GUIDE_NAMES = frozenset({"overview.md", "claude.md"})
 """Compared casefolded: ``CLAUDE.md`` is a guide for the agents that write the wiki."""
 NAVIGATION_TARGETS = frozenset({"index", "log", "hot", "overview", "claude", "_index"})
 """Link targets that navigate the wiki (``[[index]]``) rather than name a page."""
-LOG_FILE = "log.md"
+LOG_NAME = re.compile(r"^log(?:[-_ ]?\d[\w-]*)?\.md$", re.IGNORECASE)
+"""The wiki's logs: ``log.md``, and logs split by period (``log-2026.md``, ``log_2025-06.md``)."""
+DATE_FIELDS = ("created", "ingested", "date", "added")
+"""Frontmatter fields that say when a page was added, in the order the digest reads them."""
+HAPPENED_TYPES = frozenset({"event", "events"})
+"""Pages whose ``date:`` says when the thing happened, not when the page was written."""
 
 
 def folder_type(folder: str) -> str:

@@ -139,7 +139,8 @@ def _plain(value: object, left: list[int], depth: int) -> object:
     if isinstance(value, _Invalid):
         raise _Dropped(value)
     if isinstance(value, dt.datetime):
-        return value.strftime("%Y-%m-%d %H:%M")
+        # An offset is kept: the digest converts ``created: 2026-05-01T20:00:00Z`` to its own zone.
+        return value.isoformat(" ", "minutes") if value.tzinfo else value.strftime("%Y-%m-%d %H:%M")
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, list):

@@ -17,13 +17,14 @@ from __future__ import annotations
 import logging
 import pickle
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from filelock import FileLock
 
+from index.analysis import fold
 from index.catalog import (
     Catalog,
     CatalogError,
@@ -36,6 +37,7 @@ from index.catalog import (
 )
 from index.catalog_writer import CatalogWriter
 from index.chunks import chunk_page, chunks_of, passages_of
+from index.digest import birth_field
 from index.graph import Graph, is_knowledge, known_by, name_rows
 from index.linking import OWN_KINDS, Linker, link_everything, link_rows
 from index.links import LinkResolver, strip_comments
@@ -55,6 +57,7 @@ from index.vault import (
     with_skipped,
 )
 from index.web import path_token
+from index.wiki_log import parse_log
 
 log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
@@ -182,12 +185,15 @@ def _update(
     if not (changed or removed or logged != live.catalog.log_fingerprint):
         live = replace(live, writer=replace(state, layout=layout))
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
-    log_text = strip_comments(read_log(wiki_dir)) if logged != live.catalog.log_fingerprint else None
+    log_entries = (
+        parse_log(strip_comments(read_log(wiki_dir))) if logged != live.catalog.log_fingerprint else None
+    )
     step = _stepper(progress, 2 * len(changed))
     resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
     try:
         linker = Linker(writer, resolver)
+        departed = _departed((path, writer.first_seen_of(path), writer.title_of(path)) for path in removed)
         for path in removed:
             linker.remove(path)
             writer.remove_file(path)
@@ -198,7 +204,8 @@ def _update(
         for done, file in enumerate(changed, start=1):
             if writer.page_record(file.path) is not None:
                 linker.remove(file.path)
-            page = _write_file(writer, file, now, found)
+            moved = departed if file.path not in state.fingerprints else None
+            page = _write_file(writer, file, now, found, moved=moved)
             fingerprints[file.path] = file.fingerprint
             if page is not None and is_knowledge(page):
                 linker.put(page)
@@ -223,7 +230,9 @@ def _update(
         keys = {key: writer.has_key(key) for key in linker.keys}
         shrunk = warn_of_removal(len(removed), len(state.fingerprints), now)
         kept = shrunk if changed or removed else live.catalog.removal_warning  # only the log changed
-        writer.finish(updated_at=_now(), log_text=log_text, log_fingerprint=logged, removal_warning=kept)
+        writer.finish(
+            updated_at=_now(), log_entries=log_entries, log_fingerprint=logged, removal_warning=kept
+        )
     finally:
         writer.close()
     catalog = Catalog(live.directory)
@@ -249,6 +258,8 @@ def _build(
     """A new generation from every file of the vault, published when complete."""
     earlier = _first_seen_before(index_dir)
     scan = scan_vault(wiki_dir)
+    present = {file.path for file in scan.files}
+    departed = _departed((path, seen, None) for path, seen in earlier.items() if path not in present)
     step = _stepper(progress, 2 * len(scan.files))
     generation = new_generation(index_dir)
     store = SearchStore(generation)
@@ -261,7 +272,7 @@ def _build(
         parallel = workers if len(scan.files) >= PARALLEL_FROM_PAGES else 1
         with store.writing(workers=parallel) as batch:
             for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
-                page = _write_file(writer, file, now, found, earlier.get(file.path))
+                page = _write_file(writer, file, now, found, earlier.get(file.path), moved=departed)
                 if page is not None and is_knowledge(page):
                     targets.append((page.path, page.title, page.aliases))
                     writer.add_links(link_rows(page))
@@ -284,7 +295,7 @@ def _build(
         shrunk = warn_of_removal(sum(1 for path in earlier if path not in present), len(earlier), now)
         writer.finish(
             updated_at=_now(),
-            log_text=strip_comments(read_log(wiki_dir)),
+            log_entries=parse_log(strip_comments(read_log(wiki_dir))),
             log_fingerprint=log_fingerprint(wiki_dir),
             removal_warning=shrunk,
         )
@@ -312,11 +323,18 @@ def _build(
 
 
 def _write_file(
-    writer: CatalogWriter, file: VaultFile, now: str, found: list[FileProblem], earlier: str | None = None
+    writer: CatalogWriter,
+    file: VaultFile,
+    now: str,
+    found: list[FileProblem],
+    earlier: str | None = None,
+    *,
+    moved: dict[str, str] | None = None,
 ) -> Page | None:
     """Parse a file and write its rows (a file that cannot be a page is skipped with its reason);
     returns the page, and adds its problem to ``found``. It was first seen ``earlier`` (by a
-    previous generation), or ``now``."""
+    previous generation), else when the page it was moved or renamed from was (``moved``: see
+    `_departed`), else ``now``."""
     page, problems = _read_page(file)
     if problems:
         found.append(FileProblem(file.path, problems))
@@ -326,9 +344,16 @@ def _write_file(
         return None
     if problems:
         log.warning("indexed %s with a problem: %s", file.path, problems)
+    if earlier is None and moved:
+        earlier = moved.get(_stem_key(file.path)) or moved.get(fold(page.title))
     writer.put_file(file.path, file.fingerprint, earlier or now, None, problems or None)
     # The text lives in the search store; the catalog keeps what answers need.
-    writer.put_page(replace(page, sections=()), knowledge=is_knowledge(page), token=path_token(page.path))
+    writer.put_page(
+        replace(page, sections=()),
+        knowledge=is_knowledge(page),
+        token=path_token(page.path),
+        born=birth_field(page),
+    )
     return page
 
 
@@ -356,6 +381,23 @@ def warn_of_removal(removed: int, before: int, when: str) -> str | None:
     )
     log.warning("%s", warning)
     return warning
+
+
+def _departed(pages: Iterable[tuple[str, str | None, str | None]]) -> dict[str, str]:
+    """File name and title (folded) → when the index first saw the pages that are gone, from
+    (path, first seen, title): a page that appears under one of them in the same update was moved
+    or renamed, and is not new. A name two departed pages share tells nothing and is left out."""
+    found: dict[str, str | None] = {}
+    for path, seen, title in pages:
+        if not seen:
+            continue
+        for key in {_stem_key(path), fold(title) if title else ""} - {""}:
+            found[key] = None if key in found else seen
+    return {key: seen for key, seen in found.items() if seen}
+
+
+def _stem_key(path: str) -> str:
+    return fold(path.rsplit("/", 1)[-1].removesuffix(".md"))
 
 
 def _first_seen_before(index_dir: Path) -> dict[str, str]:

@@ -237,6 +237,9 @@ class LinkResolver:
                 return found[0]
         return None
 
+    def resolve_many(self, targets: Iterable[str]) -> dict[str, str | None]:
+        return {target: self.resolve(target) for target in targets}
+
 
 def link_key(target: str) -> str:
     """What resolution reads a target by: its folded basename. A page can only be what a target

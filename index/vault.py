@@ -37,7 +37,7 @@ from index.format import (
     CATALOG_NAMES,
     FOLDER_TYPES,
     GUIDE_NAMES,
-    LOG_FILE,
+    LOG_NAME,
     META_DIRS,
     RAW_DIRS,
     TOOLING_DIRS,
@@ -297,7 +297,7 @@ def _file_reason(layout: str, relative: tuple[str, ...]) -> str | None:
     name = relative[-1].casefold()
     if layout == WIKI and len(relative) == 1:
         return OUTSIDE_WIKI
-    if name in CATALOG_NAMES:
+    if name in CATALOG_NAMES or LOG_NAME.match(name):
         return CATALOG
     if name in GUIDE_NAMES:
         return GUIDE
@@ -389,24 +389,40 @@ def _is_link_in(name: str, folder: int) -> bool:
         return False
 
 
+def log_files(root: Path) -> list[str]:
+    """The wiki's logs, vault-relative: ``log.md`` and logs split by period (``log-2026.md``) in
+    ``wiki/``, else in the vault's root (plain vaults, and wikis that keep their log beside
+    ``wiki/``). Only regular files reached through no link (`_regular_stat`)."""
+    for folder in (WIKI_DIR, ""):
+        try:
+            names = sorted(entry.name for entry in os.scandir(root / folder) if LOG_NAME.match(entry.name))
+        except OSError:
+            continue
+        spelled = [f"{folder}/{name}" if folder else name for name in names]
+        found = [name for name in spelled if _regular_stat(root, name) is not None]
+        if found:
+            return found
+    return []
+
+
 def log_fingerprint(root: Path) -> str:
     """Changes whenever `read_log` would read something else (so a large log is read only then)."""
-    for spelled in (f"{WIKI_DIR}/{LOG_FILE}", LOG_FILE):
+    prints = []
+    for spelled in log_files(root):
         found = _regular_stat(root, spelled)
         if found is not None:
-            return f"{root / spelled}:{found.st_mtime_ns}:{found.st_size}"
-    return ""
+            prints.append(f"{root / spelled}:{found.st_mtime_ns}:{found.st_size}")
+    return "|".join(prints)
 
 
 def read_log(root: Path) -> str:
-    """The text of ``wiki/log.md`` (or a root ``log.md`` in plain vaults), or ``""``; read like a
-    page (`read_vault_file`): a linked log is not read."""
-    for spelled in (f"{WIKI_DIR}/{LOG_FILE}", LOG_FILE):
-        if _regular_stat(root, spelled) is None:
-            continue
+    """The text of the wiki's logs (`log_files`) one after the other, or ``""``; read like a page
+    (`read_vault_file`): a linked log is not read."""
+    texts = []
+    for spelled in log_files(root):
         try:
             data = read_vault_file(str(root), spelled)
         except OSError:
             continue
-        return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
-    return ""
+        texts.append(data.decode("utf-8", errors="replace").replace("\r\n", "\n"))
+    return "\n\n".join(texts)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from index.answer import answer_question
 from index.catalog import Catalog, Stamp, catalog_stamp, current_generation
-from index.digest import WIKI_ZONE, find_new_sources, recent_sources
+from index.digest import MAX_ITEMS, WIKI_ZONE, birth, compose_digest, read_signals, recent_sources
 from index.format import BRIEF, CITING_TYPES, SOURCE
 from index.graph import build_card, linking_refs, page_ref
 from index.indexer import LiveGeneration, Progress, open_current, update_index
@@ -28,6 +28,7 @@ from index.model import (
     Card,
     Digest,
     DigestItem,
+    GitAdditions,
     IndexReport,
     IndexState,
     Lookup,
@@ -45,7 +46,7 @@ from index.web import page_url, url_path
 
 RECHECK_SECONDS = 1.0
 DIGEST_TYPES = (SOURCE, BRIEF)
-"""The pages a digest reads: sources, and briefs for their blurbs."""
+"""The pages App Home's recent sources read: sources, and briefs for their blurbs."""
 
 
 class IndexNotReady(Exception):
@@ -220,22 +221,55 @@ class Wiki:
         live = self._latest()
         return survey_vault(self.wiki_dir, live.catalog.skipped if live else None)
 
-    def new_sources(
-        self, day: date, *, zone: tzinfo = WIKI_ZONE, include_unpublished: bool = False
+    def digest(
+        self,
+        day: date,
+        *,
+        zone: tzinfo = WIKI_ZONE,
+        include_unpublished: bool = False,
+        max_items: int = MAX_ITEMS,
+        git: GitAdditions | None = None,
     ) -> Digest:
-        """The sources added on ``day`` (a calendar day in ``zone``), for the digest."""
+        """What the wiki gained on ``day`` (a calendar day in ``zone``), for the digest; ``git``:
+        when the vault's files were added, as the edge read them from git."""
         catalog = self._current().catalog
-        return find_new_sources(
-            tuple(catalog.pages.of_types(DIGEST_TYPES)),
-            catalog.log_text,
+        entries = catalog.log_entries
+        resolver = catalog.graph.resolver
+        resolved = resolver.resolve_many(
+            {
+                target
+                for entry in entries
+                for target in (*entry.created, *entry.updated, *entry.source_targets)
+            }
+        )
+        return compose_digest(
+            catalog.rows,
+            entries,
             day,
-            first_seen=catalog.first_seen.get,
-            resolve=catalog.graph.resolver.resolve,
+            read=catalog.pages.get,
+            resolve=lambda target: resolved[target] if target in resolved else resolver.resolve(target),
             cited_by=partial(self._cited_by, catalog),
             url_for=self._url_for,
+            git=git,
             zone=zone,
             include_unpublished=include_unpublished,
+            max_items=max_items,
         )
+
+    def new_page_signals(
+        self, day: date, *, zone: tzinfo = WIKI_ZONE, git: GitAdditions | None = None
+    ) -> dict[str, int]:
+        """How many knowledge pages each signal dates (``log``, ``frontmatter:created`` …), as the
+        digest of ``day`` would read them (``sakuin doctor``)."""
+        catalog = self._current().catalog
+        rows = [row for row in catalog.rows.dated_pages() if row.knowledge]
+        signals = read_signals(catalog.log_entries, catalog.graph.resolver.resolve, zone, git)
+        counts: dict[str, int] = {}
+        for row in rows:
+            born = birth(row, zone, signals, day)
+            by = born.by or "undated"
+            counts[by] = counts.get(by, 0) + 1
+        return counts
 
     def recent_sources(self, limit: int = 10, *, zone: tzinfo = WIKI_ZONE) -> tuple[DigestItem, ...]:
         """The most recently added sources, newest first (App Home)."""

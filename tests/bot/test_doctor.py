@@ -95,6 +95,9 @@ async def test_a_good_installation_passes_every_check(
     found = by_name(checks)
     assert "T0FAKE" in found["bot token"].detail and "#research" in found["digest channel C0DIGEST"].detail
     assert "pages in" in found["vault"].detail and "Empty Page.md (empty file)" in found["vault"].detail
+    # The example vault's log names most pages as created; the rest carry `created:`, but one,
+    # dated by git when the vault is in a checkout of this repository, else by its first sighting.
+    assert "the digest dates pages by log 35, frontmatter:created 18, " in found["vault"].detail
     assert "gen-0001" in found["index"].detail
     assert f"main at {remote.head()[:10]}" in found["git remote"].detail
     assert "small-model among them" in found["LLM endpoint"].detail

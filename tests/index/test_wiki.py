@@ -66,7 +66,7 @@ def test_a_digest_reads_one_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     write_during_the_second_read(
         monkeypatch, vault, tmp_path / "index", (vault / "wiki/concepts/チェックポイント.md").unlink
     )
-    (item,) = wiki.new_sources(date(2026, 10, 14)).items
+    (item,) = wiki.digest(date(2026, 10, 14)).items
     assert {ref.path for ref in item.cited_by} == {"wiki/concepts/チェックポイント.md", E + "Kite Labs.md"}
 
 
