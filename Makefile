@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-large bench-load install clean messages
+.PHONY: demo test lint bench bench-large bench-load bench-real install clean messages
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,12 @@ bench-large: $(STAMP)
 # `sakuin serve` under a burst of signed requests (small by default; see docs/benchmarks.md).
 bench-load: $(STAMP)
 	$(BIN)/python -m bench.load $(LOAD_ARGS)
+
+# Answers on real wikis (issue 22): every bench/real/*.yaml whose vault is in $(REAL_WIKIS)/<wiki>/
+# (a checkout of the question file's repo at its commit; its `vault:` folder inside), beside FTS5.
+REAL_WIKIS ?= bench/out/wikis
+bench-real: $(STAMP)
+	$(BIN)/python -m bench.real --wikis $(REAL_WIKIS) --json bench/out/real.json $(REAL_ARGS)
 # After changing UI strings: re-extract them and update the Japanese catalog, then translate the
 # new (empty) entries in bot/locale/ja/LC_MESSAGES/sakuin.po; tests/bot/test_i18n.py checks it.
 messages: $(STAMP)

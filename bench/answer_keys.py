@@ -8,6 +8,9 @@ case-folded; the keys are normalised the same way. Two rules keep the match hone
 - a key that starts or ends with a digit must not touch another digit there (``5%`` is not found in
   ``35%``, ``128`` not in ``1280``).
 
+The real-wiki benchmark (`bench.real`) also ignores spaces (``ignore_spaces``): ``8 hours`` is found in
+``8hours`` and ``8 時間`` in ``8時間``, since writers of Japanese and English space numbers and units freely.
+
 A question is answered when every group of its keys has one member in the text (`bench.questions`).
 """
 
@@ -30,22 +33,26 @@ def without_question(text: str, question: str) -> str:
     return text.replace(echoed, ECHO) if echoed else text
 
 
-def key_found(key: str, text: str) -> bool:
-    """``key`` occurs in the normalised ``text``, not glued to other digits at a digit edge."""
+def key_found(key: str, text: str, *, ignore_spaces: bool = False) -> bool:
+    """``key`` occurs in the normalised ``text``, not glued to other digits at a digit edge; with
+    ``ignore_spaces``, whitespace in either does not count."""
     needle = normalise(key).strip()
+    if ignore_spaces:
+        needle = "".join(needle.split())
     if not needle:
         return False
     before = r"(?<!\d)" if needle[0].isdigit() else ""
     after = r"(?!\d)" if needle[-1].isdigit() else ""
-    return re.search(before + re.escape(needle) + after, text) is not None
+    body = r"\s*".join(map(re.escape, needle)) if ignore_spaces else re.escape(needle)
+    return re.search(before + body + after, text) is not None
 
 
-def answered(keys: Sequence[Sequence[str]], text: str, question: str) -> bool:
+def answered(keys: Sequence[Sequence[str]], text: str, question: str, *, ignore_spaces: bool = False) -> bool:
     """Every key group has a member in ``text`` (normalised), the question's own echo not counting."""
     if not keys:
         return False
     text = without_question(text, question)
-    return all(any(key_found(key, text) for key in group) for group in keys)
+    return all(any(key_found(key, text, ignore_spaces=ignore_spaces) for key in group) for group in keys)
 
 
 def first_rank(paths: Iterable[str], answers: Iterable[str]) -> int | None:

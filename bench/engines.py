@@ -17,6 +17,7 @@ from bench.fts5 import Fts5Index
 
 if TYPE_CHECKING:
     from config.settings import Settings
+    from index.wiki import Wiki
 
 REPLY_HITS = 5
 """Hits in the baseline's results list: as many as sakuin's search shows."""
@@ -65,9 +66,13 @@ class SakuinEngine:
     def search(self, query: str, limit: int) -> list[str]:
         return [hit.path for hit in self._wiki.search(query, limit).hits]
 
-    def reply(self, question: str) -> list[dict]:
-        """The blocks a mention of the bot gets, composed by the bot's own code (no LLM configured)."""
-        from bot.answering.replies import reply_for_text
+    @property
+    def wiki(self) -> Wiki:
+        return self._wiki
+
+    @property
+    def settings(self) -> Settings:
+        """The bot's settings for this vault and index, with no model configured."""
         from config.settings import Settings
 
         if self._settings is None:
@@ -79,7 +84,13 @@ class SakuinEngine:
                 llm_base_url=None,
                 llm_model=None,
             )
-        return list(reply_for_text(question, self._wiki, self._settings, private=False).blocks)
+        return self._settings
+
+    def reply(self, question: str) -> list[dict]:
+        """The blocks a mention of the bot gets, composed by the bot's own code (no LLM configured)."""
+        from bot.answering.replies import reply_for_text
+
+        return list(reply_for_text(question, self._wiki, self.settings, private=False).blocks)
 
 
 class Fts5Engine:

@@ -68,13 +68,16 @@ def normalise(text: str) -> str:
 
 
 def read_document(vault: Path, path: str) -> Document:
-    text = (vault / path).read_text(encoding="utf-8")
+    text = (vault / path).read_text(encoding="utf-8", errors="replace")
     meta: dict = {}
     body = text
     if text.startswith("---\n"):
         end = text.find("\n---\n", 4)
         if end != -1:
-            loaded = yaml.load(text[4:end], Loader=Loader)
+            try:
+                loaded = yaml.load(text[4:end], Loader=Loader)
+            except yaml.YAMLError:  # a real wiki's page may have broken frontmatter: its body still counts
+                loaded = None
             meta = loaded if isinstance(loaded, dict) else {}
             body = text[end + 5 :]
     aliases = meta.get("aliases") or []
@@ -106,13 +109,16 @@ class Fts5Index:
         self._db = sqlite3.connect(db_path, check_same_thread=False)
 
     @classmethod
-    def build(cls, vault: Path, db_path: Path) -> Fts5Index:
+    def build(cls, vault: Path, db_path: Path, paths: Iterable[str] | None = None) -> Fts5Index:
+        """Index the knowledge pages of the harness's layout, or exactly ``paths`` (vault-relative) when
+        given: the real-wiki benchmark indexes the pages sakuin indexes, whatever the vault's layout."""
         if db_path.exists():
             db_path.unlink()
         index = cls(db_path)
         index._db.executescript(SCHEMA)
+        documents = read_documents(vault) if paths is None else (read_document(vault, p) for p in paths)
         with index._db:
-            for document in read_documents(vault):
+            for document in documents:
                 index._insert(document)
             index._db.execute("INSERT INTO docs(docs) VALUES ('optimize')")
         return index

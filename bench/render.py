@@ -1,4 +1,4 @@
-"""Markdown for each page of the synthetic vault, in the harness format (wiki-format.md §3, §4, §7).
+"""Markdown for each page of the synthetic vault, in the harness format (docs/wiki-format.md §3, §4, §7).
 
 Rendering only decides wording: which page says what was decided by the plan (`bench.generate`).
 """

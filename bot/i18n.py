@@ -17,8 +17,10 @@ Which language (``UI_LANGUAGE``): ``ja`` or ``en`` always wins. With ``auto``:
 - an answer to a question is in the question's language (`question_language`);
 - commands, buttons and App Home follow the user's Slack locale (`language_for_locale`, looked up
   by `bot.slack.user_locale`);
-- what goes to a channel for everyone (the digest, unfurls) and the command line's own messages
-  are in Japanese, the team's language (`default_language`);
+- what goes to a channel for everyone (the digest, unfurls) is in Japanese, the team's language
+  (`default_language`);
+- the command line speaks the system locale's language (``LC_ALL``, ``LC_MESSAGES``, ``LANG``) as
+  Slack speaks a user's, and answers a question in its own language;
 - whatever cannot be told falls back to Japanese.
 """
 
@@ -136,16 +138,6 @@ def language_for_command(ui_language: str) -> Language:
     """The language of a command's or a button's answer: the setting, or under ``auto`` the one the
     caller set from the user's Slack locale (`bot.slack.user_locale`)."""
     return ui_language if ui_language in LANGUAGES else current_language()  # type: ignore[return-value]
-
-
-def language_for_text(text: str, ui_language: str) -> Language:
-    """The language of the answer to what was typed in a terminal (``sakuin ask``, ``sakuin shell``):
-    a question's, or for ``/entity NAME`` and ``/wiki QUERY`` the language of what follows the
-    command."""
-    words = text.strip()
-    if words.startswith("/"):
-        words = words.partition(" ")[2]
-    return language_for_question(words, ui_language)
 
 
 def language_for_locale(locale: str | None, ui_language: str) -> Language:

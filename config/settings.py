@@ -6,6 +6,7 @@ One `Settings` object is built at start and passed down. Tests build their own w
 
 from __future__ import annotations
 
+import hashlib
 import re
 from datetime import time
 from pathlib import Path
@@ -21,6 +22,8 @@ from config.credentials import CredentialUrl
 BUNDLED_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
 GIT_VAULT = Path(".sakuin/vault")
 """Where the vault is cloned when WIKI_GIT_URL is set and WIKI_DIR is not."""
+INDEX_ROOT = Path(".sakuin/index")
+"""Where each vault's own index is kept when INDEX_DIR is not set (`index_dir_for`)."""
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -44,7 +47,7 @@ class Settings(BaseSettings):
     slack_team_id: str | None = Field(default=None, description="refuse requests from other workspaces")
 
     wiki_dir: Path = BUNDLED_VAULT
-    index_dir: Path = Path(".sakuin/index")
+    index_dir: Path = INDEX_ROOT
     state_db: Path | CredentialUrl = Field(
         default=Path(".sakuin/state.sqlite3"),
         description="a SQLite file path, or a postgresql://user:password@host:port/db URL",
@@ -56,6 +59,7 @@ class Settings(BaseSettings):
     digest_tz: str = "Asia/Tokyo"
     digest_post_empty: bool = False
     digest_include_unpublished: bool = False
+    digest_max_items: int = Field(default=25, ge=1, description="more new items than this: a summary")
 
     port: int = Field(default=3000, ge=1, le=65535)
     host: str = Field(default="0.0.0.0", description="the address `serve` listens on")
@@ -80,12 +84,19 @@ class Settings(BaseSettings):
     wiki_git_interval: float = Field(default=300.0, gt=0)
     wiki_git_webhook_secret: SecretStr | None = None
 
+    mcp_token: SecretStr | None = Field(
+        default=None, description="the bearer token of `/mcp` on `sakuin serve`; unset: no `/mcp`"
+    )
+
     @model_validator(mode="before")
     @classmethod
     def _git_vault_dir(cls, data: object) -> object:
-        """A vault cloned from git goes to its own folder, never over the bundled example vault."""
+        """A vault cloned from git goes to its own folder, never over the bundled example vault;
+        and each vault has its own index unless INDEX_DIR says where."""
         if isinstance(data, dict) and str(data.get("wiki_git_url") or "").strip() and "wiki_dir" not in data:
-            return {**data, "wiki_dir": GIT_VAULT}
+            data = {**data, "wiki_dir": GIT_VAULT}
+        if isinstance(data, dict) and "index_dir" not in data:
+            data = {**data, "index_dir": index_dir_for(Path(str(data.get("wiki_dir") or BUNDLED_VAULT)))}
         return data
 
     @field_validator("state_db", mode="before")
@@ -154,6 +165,7 @@ class Settings(BaseSettings):
         "slack_app_token",
         "llm_api_key",
         "wiki_git_webhook_secret",
+        "mcp_token",
         mode="before",
     )
     @classmethod
@@ -183,6 +195,13 @@ class Settings(BaseSettings):
         return ZoneInfo(self.digest_tz)
 
 
+def index_dir_for(vault: Path) -> Path:
+    """The default index of ``vault``: one folder per vault under `INDEX_ROOT`, named by a short
+    hash of its absolute path, so indexing another vault never rebuilds over this one's."""
+    digest = hashlib.sha256(str(vault.expanduser().resolve()).encode("utf-8")).hexdigest()
+    return INDEX_ROOT / digest[:12]
+
+
 class SettingsError(Exception):
     """A setting is missing or invalid; the message names the variable in one line."""
 
@@ -196,17 +215,21 @@ def load_settings(**overrides: object) -> Settings:
 
 
 def describe_validation_error(error: ValidationError) -> str:
-    first = error.errors()[0]
-    name = str(first["loc"][0]).upper() if first.get("loc") else "setting"
-    message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
-    return f"invalid setting {name}: {message}"
+    """Every invalid setting, in one line."""
+    problems = []
+    for each in error.errors():
+        name = str(each["loc"][0]).upper() if each.get("loc") else "setting"
+        message = str(each.get("msg", "invalid value")).removeprefix("Value error, ")
+        problems.append(f"invalid setting {name}: {message}")
+    return "; ".join(problems)
 
 
-def require(settings: Settings, *names: str) -> None:
-    """Stop with one line when a setting a command needs is missing."""
-    for name in names:
-        if getattr(settings, name) is None:
-            raise SettingsError(f"missing setting {name.upper()}: required by this command")
+def require(settings: Settings, *names: str, by: str = "this command") -> None:
+    """Stop with one line naming every setting a command needs that is missing."""
+    missing = [name.upper() for name in names if getattr(settings, name) is None]
+    if missing:
+        plural = "s" if len(missing) > 1 else ""
+        raise SettingsError(f"missing setting{plural} {', '.join(missing)}: required by {by}")
 
 
 def require_wiki_dir(settings: Settings) -> None:

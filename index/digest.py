@@ -1,162 +1,360 @@
-"""What is new on a day: the sources added to the wiki on day D (wiki-format §7).
+"""What is new on a day: the pages the wiki gained on day D, by the wiki's own signals.
 
-A source is new on D when its ``created`` date is D (else the day of its ``date:``, else the day
-``wiki/log.md`` records it as ingested, else the day the indexer first saw it). Pages only updated
-on D, ``wiki-query`` entries, briefs and catalogs are not new sources. Everything here is pure: the
-facade passes the pages, the log text and its own lookups in.
+A page counts on exactly one day, the first of these that dates it (docs/digest.md):
+
+1. ``log``: the earliest log entry that lists it as created (`index.reading.wiki_log`, every variant);
+2. ``frontmatter:<field>``: its ``created``, ``ingested``, ``date`` or ``added`` field, by the time
+   zone rule of `index.reading.dates` (``date:`` is the harness's JST timestamp; an event's ``date`` says
+   when it happened and is not read);
+3. ``log`` again: the harness's ingest entry naming it on its ``Summary:`` line, read after the
+   page's own dates because a re-ingest of an old source is logged again;
+4. ``git``: the first-parent commit that added the file, for a vault in git (the edge reads git and
+   hands its answer in: `GitAdditions`);
+5. ``first_seen``: when the index first saw the file.
+
+A page moved or renamed keeps its day: the log names it as created once, its dates move with it,
+git follows the rename, and the index carries its first sighting over (`index.indexer`).
+
+The digest announces the new sources when the wiki has source pages, else the new knowledge pages
+(with the few the log says it updated that day); a day with more than ``max_items`` of them is
+summarised. Everything here is pure: the facade passes the catalog's rows, the log's entries and its
+own lookups in, and nothing reads a page that is not new that day.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime, time, tzinfo
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, tzinfo
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from index.model import Digest, DigestItem, Page, PageRef
-from index.reading.format import BRIEF, CITING_TYPES, SOURCE
-from index.reading.wikilinks import find_links
+from index.catalog.graph import is_knowledge
+from index.model import Digest, DigestItem, DigestSummary, GitAdditions, NewPage, Page, PageRef
+from index.reading.dates import day_in, parse_day, parse_moment
+from index.reading.format import BRIEF, CITING_TYPES, DATE_FIELDS, HAPPENED_TYPES, SOURCE
+from index.reading.vault import PLAIN, WIKI, top_folder
+from index.reading.wiki_log import LogEntry
 
 WIKI_ZONE = ZoneInfo("Asia/Tokyo")
 """The wiki's writers record ``date:`` (ingest time) in JST (wiki-format §3)."""
+MAX_ITEMS = 25
+"""A day with more new items than this is summarised (``DIGEST_MAX_ITEMS``)."""
+UPDATES_SHOWN = 5
+MOST_LINKED = 10
+LOG, GIT, FIRST_SEEN = "log", "git", "first_seen"
 
-_HEADING = re.compile(r"^##\s*\[(\d{4}-\d{2}-\d{2})\]\s*([^|]+?)\s*\|\s*(.+?)\s*$")
-_FIELD = re.compile(r"^[-*]\s*([^:：\[\]]+?)\s*[:：]\s*(.*)$")
-_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
-_MOMENT = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?")
+
+@dataclass(frozen=True, slots=True)
+class Dated:
+    """What the digest reads of every page: the catalog keeps it, so no page is read to find the
+    day's new ones."""
+
+    path: str
+    title: str
+    type: str
+    knowledge: bool = True
+    field: str | None = None
+    """The frontmatter field that dates the page (`birth_field`), and its value as written."""
+    value: str | None = None
+    first_seen: str | None = None
+    companion: str | None = None
+    """A brief's ``companion_of``: the source it introduces."""
+
+
+@dataclass(frozen=True, slots=True)
+class Birth:
+    """The day a page counts as new, and the signal that said so (``None``: nothing dates it, or
+    ``git`` with no day: it was in the repository before the day asked about)."""
+
+    day: date | None
+    by: str | None
 
 
 @dataclass(frozen=True)
-class LogEntry:
-    """One ``## [YYYY-MM-DD] op | title`` entry of ``wiki/log.md``."""
+class Signals:
+    """What the log (and git) say about pages, read once per digest."""
 
-    day: str
-    op: str
-    title: str
-    summary: tuple[str, ...] = ()
-    """Link targets on the ``- Summary:`` line."""
-    created: tuple[str, ...] = ()
-    """Link targets listed under ``- Pages created:`` (sources and others)."""
-
-    @property
-    def is_ingest(self) -> bool:
-        return self.op.startswith("ingest")
-
-    @property
-    def source_targets(self) -> tuple[str, ...]:
-        """The sources this entry says were added: its summary and the ``@`` pages it created."""
-        created = tuple(target for target in self.created if _is_source_target(target))
-        return _unique((*self.summary, *created))
+    created: Mapping[str, date] = field(default_factory=dict)
+    ingested: Mapping[str, date] = field(default_factory=dict)
+    updated: Mapping[date, tuple[str, ...]] = field(default_factory=dict)
+    git: GitAdditions | None = None
 
 
-def parse_log(text: str) -> tuple[LogEntry, ...]:
-    """Every entry of a log.md, in file order; preambles, other headings and junk are skipped.
-
-    An entry's body runs to the next ``## `` line. A field (``- Key: value``) continues over the
-    indented or non-bullet lines below it, so block-style ``Pages created:`` lists are read too.
-    """
-    entries: list[LogEntry] = []
-    heading: re.Match[str] | None = None
-    body: list[str] = []
-    for line in unicodedata.normalize("NFC", text.lstrip("\ufeff")).splitlines():
-        if line.startswith("##") and not line.startswith("###"):
-            if heading:
-                entries.append(_entry(heading, body))
-            heading, body = _HEADING.match(line), []
-        elif heading:
-            body.append(line)
-    if heading:
-        entries.append(_entry(heading, body))
-    return tuple(entries)
+def birth_field(page: Page) -> tuple[str, str] | None:
+    """The first of `DATE_FIELDS` that holds a date (``YYYY-MM-DD``, with or without a time), and
+    its value (kept in the catalog, which finds a day's pages by the date it starts with)."""
+    for name in DATE_FIELDS:
+        if name == "date" and page.type in HAPPENED_TYPES:
+            continue
+        value = getattr(page, name)
+        if value and parse_day(value) and field_day(name, value, WIKI_ZONE) is not None:
+            return name, value
+    return None
 
 
-def _entry(heading: re.Match[str], body: list[str]) -> LogEntry:
-    fields = _fields(body)
-    return LogEntry(
-        day=heading.group(1),
-        op=heading.group(2).strip().casefold(),
-        title=heading.group(3),
-        summary=_targets(fields.get("summary", "")),
-        created=_targets(fields.get("pages created", "")),
+def field_day(name: str, value: str, zone: tzinfo) -> date | None:
+    """The day a frontmatter date field says, in ``zone``: ``date:`` is a JST timestamp (a plain
+    date is midnight in Tokyo); the other fields follow `index.reading.dates.day_in`."""
+    if name != "date":
+        return day_in(value, zone)
+    moment = parse_moment(value, WIKI_ZONE)
+    return moment.astimezone(zone).date() if moment else None
+
+
+def dated(page: Page, first_seen: str | None = None) -> Dated:
+    """A page as the catalog keeps it for the digest."""
+    born = birth_field(page)
+    return Dated(
+        page.path,
+        page.title,
+        page.type,
+        is_knowledge(page),
+        born[0] if born else None,
+        born[1] if born else None,
+        first_seen,
+        page.companion_of,
     )
 
 
-def _fields(body: list[str]) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    name: str | None = None
-    for line in body:
-        match = _FIELD.match(line) if line[:1] in "-*" else None
-        if match:
-            name = match.group(1).strip().casefold()
-            fields[name] = fields.get(name, "") + " " + match.group(2)
-        elif name and line.strip():
-            fields[name] += " " + line.strip()
-    return fields
+def read_signals(
+    entries: Iterable[LogEntry],
+    resolve: Callable[[str], str | None],
+    zone: tzinfo,
+    git: GitAdditions | None = None,
+) -> Signals:
+    """Page path → the first day the log lists it as created (and, for the harness, as an ingest's
+    summary); day → the pages the log lists as updated that day."""
+    created: dict[str, date] = {}
+    ingested: dict[str, date] = {}
+    updated: dict[date, list[str]] = {}
+    resolved: dict[str, str | None] = {}
+
+    def paths(targets: Iterable[str]) -> Iterable[str]:
+        for target in targets:
+            if target not in resolved:
+                resolved[target] = resolve(target)
+            path = resolved[target]
+            if path:
+                yield path
+
+    for entry in entries:
+        day = day_in(entry.when, zone)
+        if day is None:
+            continue
+        for path in paths(entry.created):
+            if path not in created or day < created[path]:
+                created[path] = day
+        if entry.is_ingest:
+            for path in paths(entry.source_targets):
+                if path not in ingested or day < ingested[path]:
+                    ingested[path] = day
+        for path in paths(entry.updated):
+            updated.setdefault(day, []).append(path)
+    return Signals(
+        created, ingested, {day: tuple(dict.fromkeys(found)) for day, found in updated.items()}, git
+    )
 
 
-def _targets(text: str) -> tuple[str, ...]:
-    return _unique(link.target for link in find_links(text))
+def birth(row: Dated, zone: tzinfo, signals: Signals, day: date) -> Birth:
+    """The day ``row`` counts as new (see the module's list); ``day``: the day asked about, which
+    git's "it was already there" answers only for days after its history begins."""
+    logged = signals.created.get(row.path)
+    if logged:
+        return Birth(logged, LOG)
+    if row.field and row.value:
+        found = field_day(row.field, row.value, zone)
+        if found:
+            return Birth(found, f"frontmatter:{row.field}")
+    ingested = signals.ingested.get(row.path)
+    if ingested:
+        return Birth(ingested, LOG)
+    git = signals.git
+    if git is not None and row.path in git.tracked:
+        added = day_in(git.added.get(row.path), zone)
+        if added:
+            return Birth(added, GIT)
+        since = parse_moment(git.known_since, zone)
+        if row.path not in git.added and since is not None and since <= datetime.combine(day, time(), zone):
+            return Birth(None, GIT)
+    seen = day_in(row.first_seen, zone)
+    return Birth(seen, FIRST_SEEN) if seen else Birth(None, None)
 
 
-def _is_source_target(target: str) -> bool:
-    return target.rsplit("/", 1)[-1].startswith("@")
+def new_on(rows: Iterable[Dated], signals: Signals, day: date, zone: tzinfo) -> list[tuple[Dated, Birth]]:
+    """The knowledge pages new on ``day``, with what dated each."""
+    found = []
+    for row in rows:
+        if not row.knowledge or _hidden(row.path):
+            continue
+        born = birth(row, zone, signals, day)
+        if born.day == day:
+            found.append((row, born))
+    return found
 
 
-def _unique(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(values))
+class DigestPages(Protocol):
+    """What the digest reads of the catalog (`index.catalog.reader.CatalogRows` answers it)."""
+
+    def dated_candidates(self, low: str, high: str, paths: Iterable[str]) -> list[Dated]:
+        """The pages dated between ``low`` and ``high`` (ISO dates), or among ``paths``."""
+        ...
+
+    def dated_of(self, paths: Iterable[str]) -> list[Dated]: ...
+
+    def dated_of_type(self, kind: str) -> list[Dated]: ...
+
+    def has_type(self, kind: str) -> bool: ...
+
+    def link_counts(self, paths: Iterable[str]) -> dict[str, int]: ...
 
 
-def find_new_sources(
-    pages: Sequence[Page],
-    log_text: str,
+def compose_digest(
+    pages: DigestPages,
+    log: Sequence[LogEntry],
     day: date,
     *,
-    first_seen: Callable[[str], str | None],
+    read: Callable[[str], Page | None],
     resolve: Callable[[str], str | None],
     cited_by: Callable[[str], tuple[PageRef, ...]],
     url_for: Callable[[str], str | None],
+    git: GitAdditions | None = None,
     zone: tzinfo = WIKI_ZONE,
     include_unpublished: bool = False,
+    max_items: int = MAX_ITEMS,
 ) -> Digest:
-    """The sources new on ``day`` (a calendar day in ``zone``), ordered by their ``date:``.
+    """The digest of ``day`` (a calendar day in ``zone``).
 
-    ``first_seen(path)`` gives the ISO date (or timestamp) the indexer first saw a page;
-    ``resolve`` turns a log link target into a page path; ``cited_by(path)`` lists the pages
-    linking to a source (only entities and concepts are kept); ``url_for(path)`` gives the page's
-    web link or None. Each source belongs to exactly one day (see ``source_day``), so a source is
-    never announced twice and a re-ingest logged on a later day (an update) is not new again.
+    ``pages``: the catalog's dated rows; ``log``: the log's entries (`index.reading.wiki_log`); ``read(path)``
+    the page itself (only new sources and their briefs are read); ``resolve`` turns a log link target
+    into a page path; ``cited_by`` lists the pages linking to a source (entities and concepts are
+    kept); ``url_for`` gives a page's web link.
     """
-    logged = logged_days(parse_log(log_text), resolve)
-    candidates = [
-        page
-        for page in pages
-        if _is_source(page)
-        and (include_unpublished or page.publish)
-        and source_day(page, zone, first_seen, logged.get(page.path)) == day
-    ]
-    candidates.sort(key=_order_key)
+    signals = read_signals(log, resolve, zone, git)
+    named = [path for found in (signals.created, signals.ingested) for path, on in found.items() if on == day]
+    if git is not None:
+        named += [path for path, when in git.added.items() if day_in(when, zone) == day]
+    window = ((day - timedelta(days=1)).isoformat(), (day + timedelta(days=1)).isoformat())
+    new = new_on(pages.dated_candidates(*window, named), signals, day, zone)
+    sources = [page for row, _ in new if row.type == SOURCE and (page := read(row.path)) is not None]
     chosen: dict[str, Page] = {}
-    for page in candidates:
-        chosen.setdefault(page.key, page)
-    blurbs = _blurbs(pages, resolve)
+    for page in sorted(sources, key=_order_key):
+        if include_unpublished or page.publish:
+            chosen.setdefault(page.key, page)
+    kept = {page.path for page in chosen.values()}
+    briefs = _briefs_for(pages.dated_of_type(BRIEF), chosen.values(), resolve, read) if chosen else []
+    blurbs = _blurbs([*chosen.values(), *briefs], resolve)
     items = tuple(_item(page, blurbs, cited_by, url_for) for page in chosen.values())
-    return Digest(date=day.isoformat(), items=items)
+    listed = tuple(
+        NewPage(row.path, row.title, row.type, born.by or FIRST_SEEN, _folder(row.path), url_for(row.path))
+        for row, born in sorted(new, key=lambda found: _page_order(found[0]))
+        if row.type != SOURCE or row.path in kept
+    )
+    announces = SOURCE if pages.has_type(SOURCE) else "page"
+    digest = Digest(date=day.isoformat(), items=items, pages=listed, announces=announces)
+    if announces != SOURCE:
+        updated = signals.updated.get(day, ())
+        digest = _with_updates(digest, updated, pages.dated_of(updated), url_for)
+    if digest.count > max_items:
+        digest = _summarised(digest, pages.link_counts, url_for)
+    return digest
 
 
-def logged_days(entries: Iterable[LogEntry], resolve: Callable[[str], str | None]) -> dict[str, date]:
-    """Page path → the first day an ingest entry of the log records it as added."""
-    days: dict[str, date] = {}
-    for entry in entries:
-        entry_day = _parse_day(entry.day)
-        if not entry.is_ingest or entry_day is None:
+def _with_updates(
+    digest: Digest, updated: Sequence[str], rows: Sequence[Dated], url_for: Callable[[str], str | None]
+) -> Digest:
+    """The pages the log lists as updated that day, other than the day's new ones (the first
+    `UPDATES_SHOWN`, and how many there were)."""
+    new = {page.path for page in digest.pages}
+    known = {row.path: row for row in rows if row.knowledge}
+    refs = [
+        PageRef(known[path].title, path, known[path].type, url_for(path))
+        for path in updated
+        if path in known and path not in new
+    ]
+    return Digest(
+        digest.date,
+        digest.items,
+        digest.pages,
+        digest.announces,
+        tuple(refs[:UPDATES_SHOWN]),
+        len(refs),
+    )
+
+
+def _summarised(
+    digest: Digest,
+    link_counts: Callable[[Iterable[str]], Mapping[str, int]],
+    url_for: Callable[[str], str | None],
+) -> Digest:
+    """A big day's digest: how many per group and per folder, and the ten most linked."""
+    folders = {page.path: page.folder for page in digest.pages}
+    if digest.announces == SOURCE:
+        listed = [(item.path, item.title, SOURCE, item.source_type or SOURCE) for item in digest.items]
+    else:
+        listed = [(page.path, page.title, page.type, page.type) for page in digest.pages]
+    counts = link_counts([path for path, *_ in listed])
+    ranked = sorted(listed, key=lambda item: (-counts.get(item[0], 0), item[1].casefold(), item[0]))
+    summary = DigestSummary(
+        new=len(listed),
+        by_type=_counted(group for *_, group in listed),
+        by_folder=_counted(folders.get(path) or _folder(path) for path, *_ in listed),
+        most_linked=tuple(
+            PageRef(title, path, kind, url_for(path)) for path, title, kind, _ in ranked[:MOST_LINKED]
+        ),
+    )
+    return Digest(
+        digest.date,
+        digest.items,
+        digest.pages,
+        digest.announces,
+        digest.updated,
+        digest.updated_total,
+        summary,
+    )
+
+
+def _counted(values: Iterable[str]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(Counter(values).items(), key=lambda item: (-item[1], item[0])))
+
+
+def _briefs_for(
+    rows: Sequence[Dated],
+    sources: Iterable[Page],
+    resolve: Callable[[str], str | None],
+    read: Callable[[str], Page | None],
+) -> list[Page]:
+    """The briefs that may introduce one of ``sources``: named like it, its companion, or linked
+    from it (only those are read)."""
+    paths = {page.path for page in sources}
+    if not paths:
+        return []
+    stems = {page.stem for page in sources}
+    linked = {link.target.lstrip("/") for page in sources for link in page.links}
+    briefs = []
+    for row in rows:
+        if row.type != BRIEF:
             continue
-        for target in entry.source_targets:
-            path = resolve(target)
-            if path and (path not in days or entry_day < days[path]):
-                days[path] = entry_day
-    return days
+        stem = row.path.rsplit("/", 1)[-1].removesuffix(".md")
+        companion = resolve(row.companion) if row.companion else None
+        if stem in stems or companion in paths or row.path.removesuffix(".md") in linked:
+            page = read(row.path)
+            if page is not None:
+                briefs.append(page)
+    return briefs
+
+
+def _folder(path: str) -> str:
+    return top_folder(path, WIKI if path.startswith("wiki/") else PLAIN)
+
+
+def _page_order(row: Dated) -> tuple:
+    return (row.type != SOURCE, row.type, row.title.casefold(), row.path)
+
+
+def _hidden(path: str) -> bool:
+    return path.rsplit("/", 1)[-1].startswith("_")
 
 
 def recent_sources(
@@ -178,69 +376,16 @@ def recent_sources(
     return tuple(_item(page, blurbs, cited_by, url_for) for page in sources[: max(limit, 0)])
 
 
-def source_day(
-    page: Page, zone: tzinfo, first_seen: Callable[[str], str | None], logged: date | None = None
-) -> date | None:
-    """The one day a source counts as added, in ``zone``.
-
-    In order: ``created`` (a plain calendar date, taken as written); the day of ``date:`` (a JST
-    timestamp, converted to ``zone``: the same ingest is the 14th in Tokyo but may be the 13th in
-    UTC); the day log.md records its ingest (``logged``); the day the indexer first saw it.
-    The page's own dates win over the log because log entries are never edited and a re-ingest of
-    an old source is logged again: the source was updated that day, not added.
-    """
-    created = _parse_day(page.created)
-    if created:
-        return created
-    moment = _parse_moment(page.date, WIKI_ZONE)
-    if moment:
-        return moment.astimezone(zone).date()
-    if logged:
-        return logged
-    seen = _parse_moment(first_seen(page.path), zone)
-    return seen.astimezone(zone).date() if seen else None
-
-
 def _moment(page: Page, zone: tzinfo, first_seen: Callable[[str], str | None]) -> datetime | None:
     """When the source was added, as precisely as the page says (for newest-first lists)."""
-    moment = _parse_moment(page.date, WIKI_ZONE) or _parse_moment(page.created, WIKI_ZONE)
-    return moment or _parse_moment(first_seen(page.path), zone)
+    moment = parse_moment(page.date, WIKI_ZONE) or parse_moment(page.created, WIKI_ZONE)
+    return moment or parse_moment(first_seen(page.path), zone)
 
 
 def _order_key(page: Page) -> tuple:
     """By ``date:``; sources without one go last, by title."""
-    moment = _parse_moment(page.date, WIKI_ZONE)
+    moment = parse_moment(page.date, WIKI_ZONE)
     return (moment is None, moment.timestamp() if moment else 0.0, page.title.casefold(), page.path)
-
-
-def _parse_day(value: str | None) -> date | None:
-    match = _DAY.match(value.strip()) if value else None
-    if not match:
-        return None
-    try:
-        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-    except ValueError:
-        return None
-
-
-def _parse_moment(value: str | None, naive_zone: tzinfo) -> datetime | None:
-    """A date or timestamp string as an aware datetime; naive values are read in ``naive_zone``."""
-    if not value or not value.strip():
-        return None
-    text = value.strip()
-    try:
-        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        match = _MOMENT.match(text)
-        day = _parse_day(text)
-        if not match or not day:
-            return None
-        hour, minute, second = (int(group or 0) for group in match.groups()[3:])
-        try:
-            parsed = datetime.combine(day, time(hour, minute, second))
-        except ValueError:
-            parsed = datetime.combine(day, time())
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=naive_zone)
 
 
 def _is_source(page: Page) -> bool:

@@ -18,7 +18,7 @@ import gc
 import logging
 import pickle
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -26,10 +26,12 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from index.analysis import fold
 from index.catalog.graph import Graph, is_knowledge, known_by, name_rows
 from index.catalog.linking import OWN_KINDS, Linker, link_everything, link_rows
 from index.catalog.reader import Catalog, CatalogError, catalog_first_seen, legacy_first_seen
 from index.catalog.writer import CatalogWriter
+from index.digest import birth_field
 from index.generation import (
     LiveGeneration,
     WriterState,
@@ -38,19 +40,22 @@ from index.generation import (
     open_current,
     publish_generation,
 )
-from index.model import IndexReport, Page
-from index.reading.pages import parse_page
+from index.model import FileProblem, IndexReport, Page
+from index.reading.pages import MAX_PAGE_BYTES, parse_page
 from index.reading.vault import (
+    RefusedFile,
     Scan,
     VaultFile,
     files_at,
     log_fingerprint,
     read_log,
+    read_vault_file,
     scan_vault,
     vault_layout,
     with_skipped,
 )
-from index.reading.wikilinks import LinkResolver
+from index.reading.wiki_log import parse_log
+from index.reading.wikilinks import LinkResolver, strip_comments
 from index.store.chunks import chunk_page, chunks_of, passages_of
 from index.store.engine import SearchStore
 from index.web import path_token
@@ -59,6 +64,11 @@ log = logging.getLogger("sakuin.index")
 LOCK_FILE = "write.lock"
 PARALLEL_FROM_PAGES = 1000
 """Index in several processes only when this many pages are written at once (a full build)."""
+REMOVED_SHARE = 0.5
+REMOVED_FILES = 5
+"""An update that removes more than `REMOVED_SHARE` of the vault's files, and more than
+`REMOVED_FILES` of them, is warned about (logged, and in the index state until the vault changes
+again): the index mirrors the vault, so a force-push of an empty tree empties it."""
 Progress = Callable[[int, int], None]
 
 
@@ -142,22 +152,27 @@ def _update(
     if not (changed or removed or logged != live.catalog.log_fingerprint):
         live = replace(live, writer=replace(state, layout=layout))
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
-    log_text = read_log(wiki_dir) if logged != live.catalog.log_fingerprint else None
+    log_entries = (
+        parse_log(strip_comments(read_log(wiki_dir))) if logged != live.catalog.log_fingerprint else None
+    )
     step = _stepper(progress, 2 * len(changed))
     resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
     try:
         linker = Linker(writer, resolver)
+        departed = _departed((path, writer.first_seen_of(path), writer.title_of(path)) for path in removed)
         for path in removed:
             linker.remove(path)
             writer.remove_file(path)
             del fingerprints[path]
         now = _now()
         parsed: dict[str, Page] = {}
+        found: list[FileProblem] = []
         for done, file in enumerate(changed, start=1):
             if writer.page_record(file.path) is not None:
                 linker.remove(file.path)
-            page = _write_file(writer, file, now)
+            moved = departed if file.path not in state.fingerprints else None
+            page = _write_file(writer, file, now, found, moved=moved)
             fingerprints[file.path] = file.fingerprint
             if page is not None and is_knowledge(page):
                 linker.put(page)
@@ -180,7 +195,11 @@ def _update(
                             batch.add(chunk)
             step(2 * len(changed))
         keys = {key: writer.has_key(key) for key in linker.keys}
-        writer.finish(updated_at=_now(), log_text=log_text, log_fingerprint=logged)
+        shrunk = warn_of_removal(len(removed), len(state.fingerprints), now)
+        kept = shrunk if changed or removed else live.catalog.removal_warning  # only the log changed
+        writer.finish(
+            updated_at=_now(), log_entries=log_entries, log_fingerprint=logged, removal_warning=kept
+        )
     finally:
         writer.close()
     catalog = Catalog(live.directory)
@@ -189,7 +208,15 @@ def _update(
         live.directory, catalog, graph, live.store, WriterState(resolver, fingerprints, layout)
     )
     report = _report(
-        catalog, scan, started, added=added, changed=len(changed) - added, removed=len(removed), rebuilt=False
+        catalog,
+        scan,
+        started,
+        added=added,
+        changed=len(changed) - added,
+        removed=len(removed),
+        rebuilt=False,
+        found=found,
+        removal_warning=shrunk,
     )
     return updated, report
 
@@ -200,6 +227,8 @@ def _build(
     """A new generation from every file of the vault, published when complete."""
     earlier = _first_seen_before(index_dir)
     scan = scan_vault(wiki_dir)
+    present = {file.path for file in scan.files}
+    departed = _departed((path, seen, None) for path, seen in earlier.items() if path not in present)
     step = _stepper(progress, 2 * len(scan.files))
     generation = new_generation(index_dir)
     store = SearchStore(generation)
@@ -207,11 +236,12 @@ def _build(
     writer = CatalogWriter(generation, create=True)
     try:
         now = _now()
+        found: list[FileProblem] = []
         targets: list[tuple[str, str, tuple[str, ...]]] = []
         parallel = workers if len(scan.files) >= PARALLEL_FROM_PAGES else 1
         with store.writing(workers=parallel) as batch:
             for done, file in enumerate(sorted(scan.files, key=lambda file: file.path), start=1):
-                page = _write_file(writer, file, now, earlier.get(file.path))
+                page = _write_file(writer, file, now, found, earlier.get(file.path), moved=departed)
                 if page is not None and is_knowledge(page):
                     targets.append((page.path, page.title, page.aliases))
                     writer.add_links(link_rows(page))
@@ -230,8 +260,13 @@ def _build(
                 step(done)
         writer.drop_texts()
         step(2 * len(scan.files))
+        present = {file.path for file in scan.files}
+        shrunk = warn_of_removal(sum(1 for path in earlier if path not in present), len(earlier), now)
         writer.finish(
-            updated_at=_now(), log_text=read_log(wiki_dir), log_fingerprint=log_fingerprint(wiki_dir)
+            updated_at=_now(),
+            log_entries=parse_log(strip_comments(read_log(wiki_dir))),
+            log_fingerprint=log_fingerprint(wiki_dir),
+            removal_warning=shrunk,
         )
         writer.publishable()
     finally:
@@ -246,35 +281,96 @@ def _build(
         store,
         WriterState(resolver, catalog.rows.fingerprints(), scan.survey.layout),
     )
-    report = _report(catalog, scan, started, added=len(scan.files), changed=0, removed=0, rebuilt=True)
+    report = _report(
+        catalog,
+        scan,
+        started,
+        added=len(scan.files),
+        changed=0,
+        removed=0,
+        rebuilt=True,
+        found=found,
+        removal_warning=shrunk,
+    )
     return live, report
 
 
-def _write_file(writer: CatalogWriter, file: VaultFile, now: str, earlier: str | None = None) -> Page | None:
+def _write_file(
+    writer: CatalogWriter,
+    file: VaultFile,
+    now: str,
+    found: list[FileProblem],
+    earlier: str | None = None,
+    *,
+    moved: dict[str, str] | None = None,
+) -> Page | None:
     """Parse a file and write its rows (a file that cannot be a page is skipped with its reason);
-    returns the page. It was first seen ``earlier`` (by a previous generation), or ``now``."""
+    returns the page, and adds its problem to ``found``. It was first seen ``earlier`` (by a
+    previous generation), else when the page it was moved or renamed from was (``moved``: see
+    `_departed`), else ``now``."""
     page, problems = _read_page(file)
+    if problems:
+        found.append(FileProblem(file.path, problems))
     if page is None:
         log.warning("skipped %s: %s", file.path, problems)
         writer.put_file(file.path, file.fingerprint, earlier, problems, None)
         return None
     if problems:
         log.warning("indexed %s with a problem: %s", file.path, problems)
+    if earlier is None and moved:
+        earlier = moved.get(_stem_key(file.path)) or moved.get(fold(page.title))
     writer.put_file(file.path, file.fingerprint, earlier or now, None, problems or None)
     # The text lives in the search store; the catalog keeps what answers need.
-    writer.put_page(replace(page, sections=()), knowledge=is_knowledge(page), token=path_token(page.path))
+    writer.put_page(
+        replace(page, sections=()),
+        knowledge=is_knowledge(page),
+        token=path_token(page.path),
+        born=birth_field(page),
+    )
     return page
 
 
 def _read_page(file: VaultFile) -> tuple[Page | None, str]:
     """The page in a file and what was wrong with it; no file's oddity stops the others."""
     try:
-        result = parse_page(file.path, Path(file.absolute).read_bytes(), file.folder_type)
+        data = read_vault_file(file.root, file.spelled, MAX_PAGE_BYTES + 1)  # one more: too long?
+        result = parse_page(file.path, data, file.folder_type)
+    except RefusedFile as error:  # a link or a FIFO put in place of the file since the walk
+        return None, error.reason
     except OSError as error:
         return None, f"unreadable: {error.strerror or error}"
     except Exception as error:  # e.g. a self-referencing YAML anchor: RecursionError
         return None, f"could not be read as a page: {type(error).__name__}: {error}"
     return result.page, "; ".join(result.problems)
+
+
+def warn_of_removal(removed: int, before: int, when: str) -> str | None:
+    """What to say when an update removed most of the vault's files (see `REMOVED_SHARE`); logged."""
+    if removed <= REMOVED_FILES or removed <= REMOVED_SHARE * before:
+        return None
+    warning = (
+        f"{removed} of the vault's {before} files were removed at {when}: "
+        "the index mirrors the vault, check that this was meant (a force-push of an empty tree?)"
+    )
+    log.warning("%s", warning)
+    return warning
+
+
+def _departed(pages: Iterable[tuple[str, str | None, str | None]]) -> dict[str, str]:
+    """File name and title (folded) → when the index first saw the pages that are gone, from
+    (path, first seen, title): a page that appears under one of them in the same update was moved
+    or renamed, and is not new. A name two departed pages share tells nothing and is left out."""
+    found: dict[str, str | None] = {}
+    for path, seen, title in pages:
+        if not seen:
+            continue
+        for key in {_stem_key(path), fold(title) if title else ""} - {""}:
+            found[key] = None if key in found else seen
+    return {key: seen for key, seen in found.items() if seen}
+
+
+def _stem_key(path: str) -> str:
+    return fold(path.rsplit("/", 1)[-1].removesuffix(".md"))
 
 
 def _first_seen_before(index_dir: Path) -> dict[str, str]:
@@ -317,6 +413,8 @@ def _report(
     changed: int,
     removed: int,
     rebuilt: bool,
+    found: list[FileProblem] | None = None,
+    removal_warning: str | None = None,
 ) -> IndexReport:
     return IndexReport(
         pages=len(catalog.pages),
@@ -328,4 +426,6 @@ def _report(
         rebuilt=rebuilt,
         warnings=catalog.warning_list,
         survey=with_skipped(scan.survey, catalog.skipped) if scan is not None else None,
+        found=tuple(found or ()),
+        removal_warning=removal_warning,
     )

@@ -1,7 +1,8 @@
 """The plain values that cross from the domain (`index/`) to the edges (`bot/`).
 
-Everything here is a frozen dataclass of strings, numbers and tuples: no whoosh object, no
-Slack payload. Paths are vault-relative POSIX paths such as ``wiki/entities/ByteDance.md``.
+Everything here is a frozen dataclass of strings, numbers and tuples (and, for what the edge
+hands in, sets and mappings of them): no whoosh object, no Slack payload. Paths are
+vault-relative POSIX paths such as ``wiki/entities/ByteDance.md``.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class Page:
     tier: str = "full"
     created: str | None = None
     date: str | None = None
+    ingested: str | None = None
+    added: str | None = None
     year: int | None = None
     venue: str | None = None
     source_type: str | None = None
@@ -175,6 +178,10 @@ class Fact:
     inverse: bool = False
 
 
+ANSWERED, RELATION, NOT_FOUND = "answered", "relation", "not_found"
+"""What an `Answer` is (`Answer.status`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
     """The answer to a free question: the sentences (or relation) that answer it, or none.
@@ -197,6 +204,18 @@ class Answer:
     language: str = "en"
     """``ja`` or ``en``: the language the question was asked in."""
     too_long: bool = False
+    confidence: float = 0.0
+    """0–1: how surely the answer answers the question (0 when nothing does)."""
+
+    @property
+    def status(self) -> str:
+        """``relation`` (read from the wiki's typed relations), ``answered`` (sentences of the
+        wiki answer it) or ``not_found`` (the wiki does not say)."""
+        if self.confident and self.fact is not None:
+            return RELATION
+        if self.confident and self.sentences:
+            return ANSWERED
+        return NOT_FOUND
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,9 +256,63 @@ class DigestItem:
 
 
 @dataclass(frozen=True, slots=True)
+class NewPage:
+    """A knowledge page new on the digest's day, and the signal that said so: ``log``,
+    ``frontmatter:<field>``, ``git`` or ``first_seen`` (docs/digest.md)."""
+
+    path: str
+    title: str
+    type: str
+    new_by: str
+    folder: str
+    """Its top folder (``wiki/sources``), as the summary of a big day counts them."""
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DigestSummary:
+    """A day with more new items than ``DIGEST_MAX_ITEMS``: counted, not listed."""
+
+    new: int
+    by_type: tuple[tuple[str, int], ...]
+    """(the group a digest lists an item under, how many), most first."""
+    by_folder: tuple[tuple[str, int], ...]
+    most_linked: tuple[PageRef, ...]
+    """The ten new items most pages link to."""
+
+
+@dataclass(frozen=True, slots=True)
 class Digest:
     date: str
     items: tuple[DigestItem, ...]
+    """The new sources (what the digest announces when the wiki has source pages)."""
+    pages: tuple[NewPage, ...] = ()
+    """Every new knowledge page of the day, sources included."""
+    announces: str = "source"
+    """``source``: the digest lists `items`; ``page``: a wiki without source pages, `pages`."""
+    updated: tuple[PageRef, ...] = ()
+    """Pages the log lists as updated that day (the first few; a wiki without source pages)."""
+    updated_total: int = 0
+    summary: DigestSummary | None = None
+
+    @property
+    def count(self) -> int:
+        """How many new items the digest announces."""
+        return len(self.items) if self.announces == "source" else len(self.pages)
+
+
+@dataclass(frozen=True, slots=True)
+class GitAdditions:
+    """When the files of a vault kept in git were added, as the edge read them from git (paths
+    relative to the vault): the digest's third signal."""
+
+    added: dict[str, str]
+    """Path → when the first-parent commit that added it was made (ISO 8601); a file renamed
+    keeps the time it was first added under its old name."""
+    tracked: frozenset[str]
+    known_since: str | None
+    """Every tracked file not in ``added`` existed at this time (ISO 8601): where the history read
+    begins, or a shallow clone's boundary, whose own additions are unknown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +359,11 @@ class IndexReport:
     """Pages indexed despite a problem (bad bytes, unreadable frontmatter…)."""
     survey: VaultSurvey | None = None
     """Per top folder, the notes indexed and those left out with their reasons."""
+    found: tuple[FileProblem, ...] = ()
+    """The problems (skipped or warned) of the files this update read: a file is read once per
+    change of it, so what logs these logs each problem once, not at every rescan."""
+    removal_warning: str | None = None
+    """Set when this update removed most of the vault's files (`IndexState.removal_warning`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,3 +374,6 @@ class IndexState:
     updated_at: str | None = None
     last_error: str | None = None
     warnings: tuple[FileProblem, ...] = field(default=())
+    removal_warning: str | None = None
+    """Set when an update removed most of the vault's files (a force-push of an empty tree?): the
+    index mirrors the vault, and says so until an update changes the vault again."""

@@ -21,7 +21,14 @@ from index.asking.search import search_pages
 from index.catalog.graph import build_card, linking_refs, page_ref
 from index.catalog.names import NameHit
 from index.catalog.reader import Catalog, Stamp, catalog_stamp
-from index.digest import WIKI_ZONE, find_new_sources, recent_sources
+from index.digest import (
+    MAX_ITEMS,
+    WIKI_ZONE,
+    birth,
+    compose_digest,
+    read_signals,
+    recent_sources,
+)
 from index.generation import LiveGeneration, current_generation, open_current
 from index.indexer import Progress, update_index
 from index.model import (
@@ -30,11 +37,13 @@ from index.model import (
     Card,
     Digest,
     DigestItem,
+    GitAdditions,
     IndexReport,
     IndexState,
     Lookup,
     PageRef,
     SearchResult,
+    Section,
     Unresolved,
     VaultSurvey,
 )
@@ -44,7 +53,7 @@ from index.web import page_url, url_path
 
 RECHECK_SECONDS = 1.0
 DIGEST_TYPES = (SOURCE, BRIEF)
-"""The pages a digest reads: sources, and briefs for their blurbs."""
+"""The pages App Home's recent sources read: sources, and briefs for their blurbs."""
 
 
 class IndexNotReady(Exception):
@@ -129,6 +138,7 @@ class Wiki:
             updated_at=catalog.updated_at,
             last_error=self._last_error,
             warnings=(*catalog.skipped_list, *catalog.warning_list),
+            removal_warning=catalog.removal_warning,
         )
 
     def lookup(self, name: str, limit: int = 8) -> Lookup:
@@ -169,6 +179,21 @@ class Wiki:
             return None
         return build_card(page, live.catalog.pages, live.graph, self._url_for)
 
+    def page_text(self, path: str) -> tuple[Section, ...] | None:
+        """A page's text as the index holds it, its sections in page order (a long section, cut into
+        passages for search, joined again at its cuts); None for a path that is not a page of the
+        index. Nothing is read from the vault: only what the index serves can be shown."""
+        live = self._current()
+        if path not in live.catalog.pages:
+            return None
+        sections: list[Section] = []
+        for chunk in live.store.page_chunks(path):
+            if sections and sections[-1].heading == chunk.heading:
+                sections[-1] = Section(chunk.heading, sections[-1].text + "\n" + chunk.text)
+            else:
+                sections.append(Section(chunk.heading, chunk.text))
+        return tuple(sections)
+
     def most_linked(
         self, limit: int = 5, types: frozenset[str] = frozenset({"entity"})
     ) -> tuple[PageRef, ...]:
@@ -197,23 +222,57 @@ class Wiki:
         live = self._latest()
         return survey_vault(self.wiki_dir, live.catalog.skipped if live else None)
 
-    def new_sources(
-        self, day: date, *, zone: tzinfo = WIKI_ZONE, include_unpublished: bool = False
+    def digest(
+        self,
+        day: date,
+        *,
+        zone: tzinfo = WIKI_ZONE,
+        include_unpublished: bool = False,
+        max_items: int = MAX_ITEMS,
+        git: GitAdditions | None = None,
     ) -> Digest:
-        """The sources added on ``day`` (a calendar day in ``zone``), for the digest."""
+        """What the wiki gained on ``day`` (a calendar day in ``zone``), for the digest; ``git``:
+        when the vault's files were added, as the edge read them from git."""
         live = self._current()
         catalog = live.catalog
-        return find_new_sources(
-            tuple(catalog.pages.of_types(DIGEST_TYPES)),
-            catalog.log_text,
+        entries = catalog.log_entries
+        resolver = live.graph.resolver
+        resolved = resolver.resolve_many(
+            {
+                target
+                for entry in entries
+                for target in (*entry.created, *entry.updated, *entry.source_targets)
+            }
+        )
+        return compose_digest(
+            catalog.rows,
+            entries,
             day,
-            first_seen=catalog.first_seen.get,
-            resolve=live.graph.resolver.resolve,
+            read=catalog.pages.get,
+            resolve=lambda target: resolved[target] if target in resolved else resolver.resolve(target),
             cited_by=partial(self._cited_by, live),
             url_for=self._url_for,
+            git=git,
             zone=zone,
             include_unpublished=include_unpublished,
+            max_items=max_items,
         )
+
+    def new_page_signals(
+        self, day: date, *, zone: tzinfo = WIKI_ZONE, git: GitAdditions | None = None
+    ) -> dict[str, int]:
+        """How many knowledge pages each signal dates (``log``, ``frontmatter:created`` …), as the
+        digest of ``day`` would read them (``sakuin doctor``)."""
+        live = self._current()
+        catalog = live.catalog
+        rows = [row for row in catalog.rows.dated_pages() if row.knowledge]
+        signals = read_signals(catalog.log_entries, live.graph.resolver.resolve, zone, git)
+        counts: dict[str, int] = {}
+        for row in rows:
+            born = birth(row, zone, signals, day)
+            by = born.by or "undated"
+            counts[by] = counts.get(by, 0) + 1
+        return counts
 
     def recent_sources(self, limit: int = 10, *, zone: tzinfo = WIKI_ZONE) -> tuple[DigestItem, ...]:
         """The most recently added sources, newest first (App Home)."""

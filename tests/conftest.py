@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from config.settings import Settings
+from config.system import LOCALE_VARIABLES
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_VAULT = REPO / "examples" / "vault"
@@ -22,9 +23,10 @@ _OUR_VARIABLES = tuple(name.upper() for name in Settings.model_fields)
 
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Remove every SLACK_* variable and every variable Settings reads; run outside the repo."""
+    """Remove every SLACK_* variable, every variable Settings reads and the locale the terminal's
+    language follows (`config.system`); run outside the repo."""
     for name in list(os.environ):
-        if name.startswith("SLACK_") or name in _OUR_VARIABLES:
+        if name.startswith("SLACK_") or name in _OUR_VARIABLES or name in LOCALE_VARIABLES:
             monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
 

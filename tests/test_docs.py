@@ -125,3 +125,30 @@ def test_architecture_places_every_folder_and_loose_module() -> None:
 def test_how_it_is_built_names_every_module() -> None:
     named = {path for item in bullets(section(README, "How it is built")) for path in resolved_paths(item)[0]}
     assert [str(path.relative_to(REPO)) for path in code_modules() if path not in named] == []
+
+
+ENV_EXAMPLE = REPO / ".env.example"
+ENV_LINE = re.compile(r"^(?:# )?([A-Z][A-Z0-9_]*)=", re.M)
+
+
+def test_env_example_names_every_setting_once_and_nothing_else() -> None:
+    named = ENV_LINE.findall(ENV_EXAMPLE.read_text(encoding="utf-8"))
+    declared = {name.upper() for name in Settings.model_fields}
+    assert sorted(name for name in set(named) if named.count(name) > 1) == []
+    assert declared - set(named) == set(), "settings missing from .env.example"
+    assert set(named) - declared == set(), ".env.example names variables Settings does not read"
+
+
+def test_env_example_copied_as_it_is_is_valid_and_changes_nothing() -> None:
+    assert Settings(_env_file=ENV_EXAMPLE).model_dump() == Settings(_env_file=None).model_dump()
+
+
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
+MARKDOWN_FILES = sorted({REPO / "README.md", *REPO.glob("docs/*.md"), *REPO.glob("examples/*.md")})
+
+
+@pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: str(path.relative_to(REPO)))
+def test_relative_links_in_the_docs_lead_somewhere(path: Path) -> None:
+    targets = MARKDOWN_LINK.findall(path.read_text(encoding="utf-8"))
+    local = [target for target in targets if "://" not in target and not target.startswith("mailto:")]
+    assert [target for target in local if not (path.parent / target).exists()] == []

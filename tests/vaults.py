@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from itertools import pairwise
 from pathlib import Path
 
 
@@ -132,6 +133,15 @@ def digest_vault(day: date, *, count: int = 3) -> dict[str, str]:
         f"- Pages updated: [[@2023__SOSP__Old Paper]]\n"
     )
     return files
+
+
+def billion_laughs(levels: int = 9) -> str:
+    """Nine levels of nine aliases: a 500-byte block standing for 9⁹ values once copied."""
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    names = "abcdefghijklmnopqrstuvwxyz"[:levels]
+    for previous, name in pairwise(names):
+        lines.append(f"{name}: &{name} [{','.join([f'*{previous}'] * 9)}]")
+    return "---\n" + "\n".join(lines) + "\ntitle: Bomb\naliases:\n  - Laughs\n---\n# Bomb\n"
 
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 import aiohttp
 from slack_sdk.errors import SlackClientError
@@ -163,7 +164,8 @@ class _InPlace:
         self.updated_at = time.monotonic()
         reply = self.decorate(version)
         try:
-            await update_reply(self.client, self.channel, self.ts, reply)
+            kept = replace(reply, metadata=reply.metadata or self.extractive.metadata)
+            await update_reply(self.client, self.channel, self.ts, kept)
         except (SlackClientError, aiohttp.ClientError, TimeoutError) as error:
             log.warning("could not update answer %s in %s: %s", self.ts, self.channel, error)
             return False

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from bot.blocks.answer import answer_blocks, answer_text
+from bot.blocks.answer import answer_blocks, answer_metadata, answer_text
 from bot.blocks.buttons import SHARE_PAGE_PREFIX, SHARE_TEXT_PREFIX, share_page_value, share_text_value
 from bot.blocks.card import card_blocks, card_text
 from bot.blocks.digest import digest_messages
@@ -103,7 +103,7 @@ def entity_reply(name: str, wiki: Wiki, settings: Settings, *, private: bool = T
         blocks = candidates_blocks(name, lookup.candidates, share=share)
         return Reply(escape_clipped(_("Several pages match {name}").format(name=name), 300), tuple(blocks))
     result = wiki.search(name, limit=SEARCH_LIMIT)
-    blocks = no_match_blocks(name, lookup.candidates, result, share=share)
+    blocks = no_match_blocks(name, lookup.candidates, result)
     return Reply(escape_clipped(_("No page is called {name}").format(name=name), 300), tuple(blocks))
 
 
@@ -136,7 +136,7 @@ def question_reply(question: str, wiki: Wiki, settings: Settings, *, subject: st
             card = wiki.card(answer.subject) if answer.subject is not None else None
         except IndexNotReady:
             return not_ready_reply()
-        return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer)
+        return Reply(answer_text(answer), tuple(answer_blocks(answer, card)), answer, answer_metadata(answer))
 
 
 def card_reply(path: str, wiki: Wiki, *, private: bool = True) -> Reply:

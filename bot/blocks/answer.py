@@ -19,9 +19,9 @@ from bot.blocks.elements import MAX_BLOCKS, MAX_MESSAGE_TEXT, context, fit_block
 from bot.blocks.mrkdwn import bold, escape, escape_clipped, link
 from bot.blocks.page_types import type_label
 from bot.blocks.rich_text import linked, marked, rich_text, run
-from bot.blocks.search import CARD_BUTTON, echo, hit_blocks
+from bot.blocks.search import CARD_BUTTON, hit_blocks, quote
 from bot.i18n import _
-from index import Answer, AnswerSentence, Card, Fact, Hit
+from index import RELATION_LABELS_EN, Answer, AnswerSentence, Card, Fact, Hit
 
 ANSWER_CHARS = 280
 """Room for the answer's sentences: with its citation it stays within the first screen (400
@@ -29,26 +29,23 @@ characters, `bot.blocks.visible`), leaving the title of the first supporting pas
 SUPPORTING = 3
 SUBJECT_SUMMARY_CHARS = 120
 MAX_TARGETS_SHOWN = 8
+ANSWER_EVENT = "sakuin_answer"
+"""The ``event_type`` of the metadata every answer to a question carries."""
 
 
 def answer_blocks(answer: Answer, subject: Card | None = None) -> list[dict]:
     """The reply to a question, answer first (see the module docstring)."""
+    asked = quote(answer.question)
     if answer.confident:
         blocks = answered_blocks(answer)
     elif answer.pages:
         blocks = [
-            section(
-                _("I found no sentence in the wiki that answers {question}. The closest pages:").format(
-                    question=echo(answer.question)
-                )
-            ),
+            section(_("The wiki does not answer “{question}”. The closest pages:").format(question=asked)),
             *hit_blocks(answer.pages[:SUPPORTING]),
         ]
     else:
         blocks = [
-            section(
-                _("I could not find anything in the wiki about {query}.").format(query=echo(answer.question))
-            ),
+            section(_("I could not find anything in the wiki about “{query}”.").format(query=asked)),
             context(_("Try other words, or look a name up with `/entity`.")),
         ]
     if subject is not None:
@@ -75,6 +72,32 @@ def answered_blocks(answer: Answer) -> list[dict]:
     return blocks
 
 
+def answer_metadata(answer: Answer) -> dict:
+    """The message metadata of an answer (contract): its status, confidence, the pages its answer
+    block cites (first first) and the question's language."""
+    return {
+        "event_type": ANSWER_EVENT,
+        "event_payload": {
+            "status": answer.status,
+            "confidence": answer.confidence,
+            "pages": cited_pages(answer),
+            "lang": answer.language,
+        },
+    }
+
+
+def cited_pages(answer: Answer) -> list[str]:
+    """The pages the answer block shows as the answer: the relation's pages, then the pages of the
+    sentences shown; none when the wiki does not answer."""
+    if not answer.confident:
+        return []
+    fact = answer.fact
+    refs = [*fact.targets[:MAX_TARGETS_SHOWN], fact.subject] if fact is not None else []
+    paths = [ref.path for ref in refs if ref.path]
+    paths += [sentence.path for sentence in shown_sentences(answer.sentences)]
+    return list(dict.fromkeys(paths))
+
+
 def unlinked_pages(fact: Fact | None, sentences: Sequence[AnswerSentence]) -> list[tuple[str, str]]:
     """Pages the answer names that have no web link (no ``WIKI_BASE_URL``): their cards are a
     button away instead. The relation's pages first, then the cited ones."""
@@ -97,7 +120,8 @@ def shown_sentences(sentences: Sequence[AnswerSentence]) -> list[AnswerSentence]
 
 
 def fact_line(fact: Fact, language: str) -> list[dict]:
-    """``ByteDance — Minder の開発元`` (or ``— 開発元 of Minder``; inverse: ``— 開発元: ByteDance``)."""
+    """``ByteDance — Minder の開発元`` (in English ``— developer of Minder``; inverse: ``— 開発元:
+    ByteDance``)."""
     targets: list[dict] = []
     for index, target in enumerate(fact.targets[:MAX_TARGETS_SHOWN]):
         if index:
@@ -106,12 +130,13 @@ def fact_line(fact: Fact, language: str) -> list[dict]:
     if len(fact.targets) > MAX_TARGETS_SHOWN:
         targets.append(run(" · " + more_text(len(fact.targets) - MAX_TARGETS_SHOWN)))
     subject = linked(fact.subject.url, fact.subject.name)
+    label = fact.label if language == "ja" else RELATION_LABELS_EN.get(fact.label, fact.label)
     if fact.inverse:
-        relation = [run(f" — {fact.label}: "), subject]
+        relation = [run(f" — {label}: "), subject]
     elif language == "ja":
-        relation = [run(" — "), subject, run(f" の{fact.label}")]
+        relation = [run(" — "), subject, run(f" の{label}")]
     else:
-        relation = [run(f" — {fact.label} of "), subject]
+        relation = [run(f" — {label} of "), subject]
     return [*targets, *relation]
 
 

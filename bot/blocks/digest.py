@@ -1,8 +1,10 @@
-"""The daily digest as Slack messages: a header, then each new source grouped by type.
+"""The daily digest as Slack messages: a header, then each new source grouped by type (or, for a
+wiki without source pages, each new page grouped by page type, then what the log says was updated).
 
 Pure functions from a `Digest` to `Reply` messages. A day with many sources is split over several
-messages (``SOURCES_PER_MESSAGE`` each) so no message comes near Block Kit's limits; every piece of
-wiki text is escaped by `bot.blocks.mrkdwn` and cut to its field by `bot.blocks.elements`.
+messages (``SOURCES_PER_MESSAGE`` each) so no message comes near Block Kit's limits; a day the
+domain summarised (more than ``DIGEST_MAX_ITEMS``) is one message of counts and the most linked.
+Every piece of wiki text is escaped by `bot.blocks.mrkdwn` and cut to its field by `bot.blocks.elements`.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from bot.blocks.card import ref_mrkdwn
 from bot.blocks.elements import (
     MAX_MESSAGE_TEXT,
+    MAX_SECTION_TEXT,
     context,
     header,
     join_within,
@@ -22,9 +25,12 @@ from bot.blocks.mrkdwn import bold, escape, escape_clipped, link
 from bot.blocks.page_types import type_label
 from bot.blocks.reply import Reply
 from bot.i18n import N_, _, ngettext
-from index import CONCEPT, ENTITY, Digest, DigestItem, shorten
+from index import CONCEPT, ENTITY, Digest, DigestItem, DigestSummary, NewPage, shorten
 
 SOURCES_PER_MESSAGE = 10
+PAGES_PER_SECTION = 10
+PAGES_PER_MESSAGE = 40
+"""A page is one line: a message holds at most 4 sections of 10 and their group labels."""
 """A source takes at most 3 blocks (group label, section, context): 33 blocks a message at most."""
 SUMMARY_LINES = 2
 SUMMARY_LINE_LIMIT = 160
@@ -50,6 +56,10 @@ _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 
 def digest_messages(digest: Digest, *, post_empty: bool = False) -> list[Reply]:
     """The messages that announce ``digest``; none for an empty day unless ``post_empty``."""
+    if digest.summary:
+        return [_summary_message(digest, digest.summary)]
+    if digest.announces != "source":
+        return _page_messages(digest, post_empty=post_empty)
     if not digest.items:
         if not post_empty:
             return []
@@ -179,3 +189,120 @@ def _type_counts(items: Sequence[DigestItem]) -> str:
     for item in sorted(items, key=_type_rank):
         counts[_type_key(item)] = counts.get(_type_key(item), 0) + 1
     return " · ".join(f"{_type_label(key)} {count}" for key, count in counts.items())
+
+
+# -- a wiki without source pages, and big days ------------------------------------------------
+
+
+def _page_messages(digest: Digest, *, post_empty: bool) -> list[Reply]:
+    """The day's new pages by type (a line each), then the pages the log says it updated."""
+    title = _("New pages · {date}").format(date=digest.date)
+    if not digest.pages:
+        if not post_empty:
+            return []
+        text = _("No new pages on {date}").format(date=digest.date)
+        return [Reply(text, (header(title), section("_" + _("No pages were added that day.") + "_")))]
+    pages = sorted(digest.pages, key=lambda page: (page.type, page.title.casefold(), page.path))
+    chunks = [pages[start : start + PAGES_PER_MESSAGE] for start in range(0, len(pages), PAGES_PER_MESSAGE)]
+    replies = []
+    for part, chunk in enumerate(chunks):
+        if part == 0:
+            blocks = [header(f"{title} ({len(pages)})")]
+            if len({page.type for page in pages}) > 1:
+                blocks.append(context(escape(_counts_text(_page_counts(pages)))))
+        else:
+            continued = _("(continued, {part}/{parts})").format(part=part + 1, parts=len(chunks))
+            blocks = [context(f"{bold(escape(title))} {continued}")]
+        blocks += _page_groups(chunk, pages)
+        if part == len(chunks) - 1 and digest.updated:
+            blocks.append(context(_updated_text(digest)))
+        titles = ", ".join(page.title for page in chunk)
+        text = _("New pages on {date}: {titles}").format(date=digest.date, titles=titles)
+        replies.append(Reply(escape_clipped(text, MAX_MESSAGE_TEXT), tuple(blocks)))
+    return replies
+
+
+def _page_groups(chunk: Sequence[NewPage], pages: Sequence[NewPage]) -> list[dict]:
+    """One section per type (and per `PAGES_PER_SECTION` lines): its label and count, a line a page."""
+    blocks = []
+    for kind in dict.fromkeys(page.type for page in chunk):
+        group = [page for page in chunk if page.type == kind]
+        size = sum(1 for page in pages if page.type == kind)
+        for start in range(0, len(group), PAGES_PER_SECTION):
+            lines = [f"• {_page_link(page)}" for page in group[start : start + PAGES_PER_SECTION]]
+            label = f"{bold(escape(type_label(kind)))} ({size})\n" if start == 0 else ""
+            blocks.append(section(label + "\n".join(lines)))
+    return blocks
+
+
+def _summary_message(digest: Digest, summary: DigestSummary) -> Reply:
+    """A big day: how many, per type and per folder, and the ten most linked."""
+    sources = digest.announces == "source"
+    title = (_("New sources · {date}") if sources else _("New pages · {date}")).format(date=digest.date)
+    if sources:
+        counted = ngettext(
+            "{count} new source that day: too many to list, so they are counted.",
+            "{count} new sources that day: too many to list, so they are counted.",
+            summary.new,
+        )
+    else:
+        counted = ngettext(
+            "{count} new page that day: too many to list, so they are counted.",
+            "{count} new pages that day: too many to list, so they are counted.",
+            summary.new,
+        )
+    label = _source_group if sources else type_label
+    lines = [
+        _("By type: {counts}").format(
+            counts=escape(_counts_text([(label(k), n) for k, n in summary.by_type]))
+        ),
+        _("By folder: {counts}").format(counts=escape(_counts_text(list(summary.by_folder)))),
+    ]
+    blocks = [
+        header(f"{title} ({summary.new})"),
+        context(counted.format(count=summary.new)),
+        section("\n".join(lines)),
+    ]
+    if summary.most_linked:
+        template = _("Most linked: {pages}")
+        room = MAX_SECTION_TEXT - len(template.format(pages=""))
+        refs = join_within([ref_mrkdwn(ref) for ref in summary.most_linked], room)
+        blocks.append(section(template.format(pages=refs)))
+    if digest.updated:
+        blocks.append(context(_updated_text(digest)))
+    if sources:
+        text = ngettext("{count} new source on {date}", "{count} new sources on {date}", summary.new)
+    else:
+        text = ngettext("{count} new page on {date}", "{count} new pages on {date}", summary.new)
+    return Reply(
+        escape_clipped(text.format(count=summary.new, date=digest.date), MAX_MESSAGE_TEXT), tuple(blocks)
+    )
+
+
+def _updated_text(digest: Digest) -> str:
+    template = _("Updated: {pages}")
+    refs = " · ".join(ref_mrkdwn(ref) for ref in digest.updated)
+    more = digest.updated_total - len(digest.updated)
+    if more > 0:
+        refs += escape(_(" and {count} more").format(count=more))
+    return template.format(pages=refs)
+
+
+def _source_group(key: str) -> str:
+    """A group of the summary of a big day of sources: its plural label, or as the wiki writes it."""
+    return _type_label(key) if key in TYPE_LABELS or key == "source" else key
+
+
+def _page_link(page: NewPage) -> str:
+    return link(page.url, page.title) if page.url else escape(page.title)
+
+
+def _page_counts(pages: Sequence[NewPage]) -> list[tuple[str, int]]:
+    counts: dict[str, int] = {}
+    for page in pages:
+        counts[page.type] = counts.get(page.type, 0) + 1
+    return [(type_label(kind), count) for kind, count in counts.items()]
+
+
+def _counts_text(counts: Sequence[tuple[str, int]]) -> str:
+    return " · ".join(f"{name} {count}" for name, count in counts)

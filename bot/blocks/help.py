@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.blocks.ago import slack_ago
 from bot.blocks.elements import context, section
 from bot.blocks.mrkdwn import bold, escape
 from bot.i18n import N_, _, ngettext
@@ -46,7 +47,7 @@ def index_status(state: IndexState) -> str:
             pages = ngettext(
                 "Index: {count} page, updated {when}.", "Index: {count} pages, updated {when}.", state.pages
             )
-        return pages.format(count=state.pages, when=escape(state.updated_at or ""))
+        return pages.format(count=state.pages, when=slack_ago(state.updated_at) if state.updated_at else "")
     if state.status == "building":
         return _("Index: being updated ({count} pages so far).").format(count=state.pages)
     if state.status == "empty":

@@ -85,10 +85,9 @@ def unresolved_blocks(
     return _with_share(blocks, share)
 
 
-def no_match_blocks(
-    query: str, candidates: tuple[Candidate, ...], result: SearchResult, *, share: str | None = None
-) -> list[dict]:
-    """No page by that name: the nearest names, then the top full-text hits for it."""
+def no_match_blocks(query: str, candidates: tuple[Candidate, ...], result: SearchResult) -> list[dict]:
+    """No page by that name: the nearest names, then the top full-text hits for it. A not-found
+    answer is the asker's to refine, not the channel's to read: no "Share to channel"."""
     blocks = [section(_("No page is called {query}.").format(query=echo(query)))]
     if candidates:
         blocks.append(context(_("Nearest names:")))
@@ -101,4 +100,4 @@ def no_match_blocks(
         blocks.append(
             context(_("Nothing in the wiki mentions it either. Try another spelling or `/wiki` search."))
         )
-    return _with_share(blocks, share)
+    return fit_blocks(blocks, MAX_BLOCKS)

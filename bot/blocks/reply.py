@@ -17,5 +17,12 @@ class Reply:
     """For the answer to a question: the domain's answer it was composed from (its passages are
     what a model may rewrite it from; follow-ups and feedback read its subject and pages)."""
 
+    metadata: dict | None = None
+    """Slack message metadata (``event_type``, ``event_payload``): what an answer is, for
+    workflows and checks to read (`bot.blocks.answer.answer_metadata`)."""
+
     def message(self) -> dict:
-        return {"text": self.text, "blocks": list(self.blocks)}
+        message = {"text": self.text, "blocks": list(self.blocks)}
+        if self.metadata is not None:
+            message["metadata"] = self.metadata
+        return message

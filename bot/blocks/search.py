@@ -46,16 +46,22 @@ def echo(query: str) -> str:
     return bold(escape_clipped(" ".join(query.split()), QUERY_ECHO_LIMIT))
 
 
+def quote(query: str) -> str:
+    """The user's question, escaped and shortened, for inside quotation marks (bold would not
+    render next to them)."""
+    return escape_clipped(" ".join(query.split()), QUERY_ECHO_LIMIT)
+
+
 def search_blocks(result: SearchResult, *, share: str | None = None) -> list[dict]:
-    """``/wiki QUERY``: the top hits with snippets and links, or a polite "nothing found"."""
+    """``/wiki QUERY``: the top hits with snippets and links, or a polite "nothing found" (with
+    nothing in it worth sharing: no "Share to channel")."""
     if not result.hits:
-        blocks = [
+        return [
             section(_("Nothing in the wiki matches {query}.").format(query=echo(result.query))),
             context(_("Try other words, a shorter query, or a name with `/entity`.")),
         ]
-    else:
-        top = _("Top {count} for {query}").format(count=len(result.hits), query=echo(result.query))
-        blocks = [context(top), *hit_blocks(result.hits)]
+    top = _("Top {count} for {query}").format(count=len(result.hits), query=echo(result.query))
+    blocks = [context(top), *hit_blocks(result.hits)]
     rows = [share_row(share)] if share is not None else []
     return fit_blocks([*blocks, *rows], MAX_BLOCKS, keep_last=len(rows))
 

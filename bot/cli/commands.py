@@ -5,17 +5,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import date, datetime, time, tzinfo
+from importlib import metadata
 from typing import TYPE_CHECKING
 
 from bot.blocks.page_types import type_label
 from bot.cli.fresh_index import fresh_wiki, open_wiki, print_report, update_with_progress
 from bot.cli.terminal import err, out, print_json
-from bot.i18n import N_, Language, _, default_language, language_for_text, use_language
+from bot.i18n import N_, Language, _, default_language, language_for_locale, use_language
 from config.settings import Settings, SettingsError, load_settings
+from config.system import system_locale
 from index import Lookup, SearchResult
 
 if TYPE_CHECKING:
@@ -26,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sakuin", description="A research wiki in Slack, and on the command line."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     index = commands.add_parser("index", help="build or update the index of WIKI_DIR")
     index.add_argument("--rebuild", action="store_true", help="rebuild from scratch")
@@ -54,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     digest.add_argument("--json", action="store_true", help="print JSON")
 
     commands.add_parser("serve", help="run the bot over HTTP (PORT)")
+    commands.add_parser("mcp", help="serve the wiki over MCP on stdin/stdout, for an agent")
     commands.add_parser("socket", help="run the bot in Socket Mode (SLACK_APP_TOKEN)")
 
     feedback = commands.add_parser(
@@ -68,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     manifest = commands.add_parser("manifest", help="print the Slack app manifest")
     manifest.add_argument("--url", default=None, help="public base URL for HTTP mode")
     return parser
+
+
+def installed_version() -> str:
+    try:
+        return metadata.version("sakuin")
+    except metadata.PackageNotFoundError:  # run from a checkout without `pip install -e .`
+        return "unknown"
 
 
 def _positive(text: str) -> int:
@@ -85,7 +97,11 @@ def _day(text: str) -> date:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
         settings = load_settings()
         logging.basicConfig(
@@ -96,8 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The command line prints the index report (with every problem file) itself.
         index_log = logging.getLogger("sakuin.index")
         index_log.setLevel(max(index_log.getEffectiveLevel(), logging.ERROR))
-        with use_language(terminal_language(settings, args)):
-            return COMMANDS[args.command](settings, args)
+        # The SDK's notices of each retry say less than the one line that says what failed.
+        for name in ("bot.slack_client", "slack_sdk.web", "slack_sdk.webhook"):
+            quiet = logging.getLogger(name)
+            quiet.setLevel(max(quiet.getEffectiveLevel(), logging.WARNING))
+        with use_language(terminal_language(settings)):
+            code = COMMANDS[args.command](settings, args)
+            sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's last flush
+            return code
     except SettingsError as error:
         if args.command == "doctor":
             from bot.cli.doctor_report import Check, report_checks
@@ -107,18 +129,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `sakuin search … | head -1`: the reader has all it wanted
+        silence_stdout()
+        return 0
     except Exception as error:
         logging.getLogger("sakuin").debug("failure", exc_info=True)
         err.print(f"sakuin: error: {type(error).__name__}: {error}")
         return 1
 
 
-def terminal_language(settings: Settings, args: argparse.Namespace) -> Language:
-    """``UI_LANGUAGE``; under ``auto``, ``sakuin ask`` answers in the language of its text and the
-    other commands speak Japanese, the team's language."""
-    if args.command == "ask":
-        return language_for_text(" ".join(args.text), settings.ui_language)
-    return default_language(settings.ui_language)
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush into the closed pipe is quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def terminal_language(settings: Settings) -> Language:
+    """``UI_LANGUAGE``; under ``auto``, the system locale's as a Slack user's locale is taken: English
+    for ``en_*``, else Japanese. ``ask`` and ``shell`` answer a question in its own language, as
+    Slack does, and ``/entity`` or ``/wiki`` in this one, as Slack answers a command in the user's."""
+    return language_for_locale(system_locale(), settings.ui_language)
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:
@@ -246,6 +277,14 @@ def run_serve(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def run_mcp(settings: Settings, args: argparse.Namespace) -> int:
+    """Stdout is the protocol's: the index report and logs go to stderr."""
+    from bot.mcp.server import serve_stdio
+
+    asyncio.run(serve_stdio(settings, fresh_wiki(settings)))
+    return 0
+
+
 def run_socket(settings: Settings, args: argparse.Namespace) -> int:
     from bot.serve.runtime import run_socket as socket
 
@@ -319,7 +358,8 @@ def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
     from bot.cli.manifest import build_manifest
 
-    print_json(build_manifest(settings, args.url))
+    with use_language(default_language(settings.ui_language)):  # one manifest for the whole workspace
+        print_json(build_manifest(settings, args.url))
     return 0
 
 
@@ -331,6 +371,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "shell": run_shell,
     "digest": run_digest,
     "serve": run_serve,
+    "mcp": run_mcp,
     "socket": run_socket,
     "feedback": run_feedback,
     "doctor": run_doctor,

@@ -59,8 +59,10 @@ async def digest_command(settings: Settings, day: date | None, *, dry_run: bool,
 
 
 def digest_json(digest: Digest) -> dict[str, object]:
-    """The contract's JSON shape (product.md)."""
-    return {
+    """The contract's JSON shape (product.md): the day's new sources, every new knowledge page
+    with the signal that dated it, the pages the log says it updated (a wiki without source pages)
+    and, on a big day, the summary the digest posts instead of the list."""
+    shape: dict[str, object] = {
         "date": digest.date,
         "sources": [
             {
@@ -73,4 +75,22 @@ def digest_json(digest: Digest) -> dict[str, object]:
             }
             for item in digest.items
         ],
+        "pages": [
+            {"path": page.path, "title": page.title, "type": page.type, "new_by": page.new_by}
+            for page in digest.pages
+        ],
     }
+    if digest.updated:
+        shape["updated"] = {
+            "total": digest.updated_total,
+            "pages": [{"path": ref.path, "title": ref.name, "type": ref.type} for ref in digest.updated],
+        }
+    if digest.summary:
+        summary = digest.summary
+        shape["summary"] = {
+            "new": summary.new,
+            "by_type": dict(summary.by_type),
+            "by_folder": dict(summary.by_folder),
+            "most_linked": [ref.path for ref in summary.most_linked],
+        }
+    return shape

@@ -6,7 +6,8 @@ Checks, in order (names are a contract, product.md): ``settings``; ``bot token``
 C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a member); ``vault``
 (pages found, notes left out per folder and files skipped, and why); ``index`` (present, brought
 up to date, its generation); ``state store`` (reachable and writable); ``git remote`` (when
-WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set). Nothing printed ever holds a
+WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set); ``MCP token`` (its strength,
+when MCP_TOKEN is set). Nothing printed ever holds a
 token, a password or a key. The names are identifiers; the details are in the UI language.
 The Slack checks are in bot/cli/doctor_slack.py; the report's shape in bot/cli/doctor_report.py.
 """
@@ -24,12 +25,15 @@ import psycopg
 
 from bot.cli.doctor_report import Check, describe_error
 from bot.cli.doctor_slack import check_app_token, check_bot_token, check_digest_channel, check_scopes
+from bot.cli.reasons import reason_text
+from bot.digest.days import dating_signals
 from bot.i18n import _
 from bot.llm.client import model_client, model_headers
 from bot.serve.git_sync import GitError, GitSync
 from bot.slack.client import build_client
 from bot.state.store import PostgresStateStore, SqliteStateStore, StateStore
 from config.credentials import redact_text, redact_url
+from config.modes import MODES, missing_settings
 from config.settings import Settings
 from index import IndexReport, VaultSurvey, Wiki, current_generation
 
@@ -39,6 +43,10 @@ STATE_CONNECT_TIMEOUT_S = 3
 """libpq's ``connect_timeout`` for the check's own first connection."""
 MAX_LISTED = 5
 """Skipped files (or models) named in a detail; the rest are counted."""
+MIN_MCP_TOKEN_CHARS = 32
+MIN_MCP_TOKEN_DISTINCT = 12
+"""A token of 32 random URL-safe characters has about 25 different ones: fewer than this is a
+pattern (``aaaa…``, ``1234…``), not a secret."""
 
 BuildIndex = Callable[[Wiki], IndexReport]
 
@@ -61,6 +69,8 @@ async def run_checks(settings: Settings, *, build_index: BuildIndex | None = Non
         checks.append(await check_git_remote(settings))
     if settings.llm_base_url is not None:
         checks.append(await check_llm_endpoint(settings))
+    if settings.mcp_token is not None:
+        checks.append(check_mcp_token(settings))
     return [hide_secrets(check, settings) for check in checks]
 
 
@@ -73,6 +83,7 @@ def hide_secrets(check: Check, settings: Settings) -> Check:
         settings.slack_signing_secret,
         settings.llm_api_key,
         settings.wiki_git_webhook_secret,
+        settings.mcp_token,
     ):
         if secret is not None and secret.get_secret_value():
             detail = detail.replace(secret.get_secret_value(), "***")
@@ -83,7 +94,18 @@ def hide_secrets(check: Check, settings: Settings) -> Check:
 
 
 def check_settings(settings: Settings) -> Check:
+    """Ready for a mode exactly when that mode would start (`config.modes`); else every missing
+    setting, named at once."""
     problems = []
+    missing = {mode: missing_settings(settings, mode) for mode in MODES}
+    ready = [mode for mode, names in missing.items() if not names]
+    if not ready:
+        problems.append(
+            "; ".join(
+                _("{mode} is missing {settings}").format(mode=mode, settings=", ".join(names))
+                for mode, names in missing.items()
+            )
+        )
     if settings.slack_signing_secret is None and settings.slack_app_token is None:
         problems.append(
             _(
@@ -97,15 +119,11 @@ def check_settings(settings: Settings) -> Check:
         )
     if problems:
         return Check("settings", False, "; ".join(problems))
-    modes = [
-        name
-        for name, needed in (
-            ("sakuin serve", settings.slack_signing_secret),
-            ("sakuin socket", settings.slack_app_token),
-        )
-        if needed is not None
-    ]
-    return Check("settings", True, _("valid; ready for {modes}").format(modes=_(" and ").join(modes)))
+    detail = _("valid; ready for {modes}").format(modes=_(" and ").join(ready))
+    for mode, names in missing.items():
+        if names:
+            detail += _(" ({mode} would also need {settings})").format(mode=mode, settings=", ".join(names))
+    return Check("settings", True, detail)
 
 
 # -- vault, index, state ----------------------------------------------------------------------
@@ -150,22 +168,28 @@ def check_vault_and_index(settings: Settings, build_index: BuildIndex | None = N
         ]
     survey = report.survey or wiki.survey()
     return [
-        _vault_check(vault, report, survey),
+        _vault_check(vault, report, survey, dating_signals(settings, wiki)),
         _index_check(settings.index_dir, before.status, report, started),
     ]
 
 
-def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check:
-    """Pages found, notes left out per folder and why, files that could not be pages; a vault
-    whose notes are mostly left out (the survey's warning) fails."""
+def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey, signals: dict[str, int]) -> Check:
+    """Pages found, the signals that tell the digest when each was added, notes left out per
+    folder and why, files that could not be pages; a vault whose notes are mostly left out (the
+    survey's warning) fails."""
     parts = [
         _("{pages} pages in {vault} ({layout} layout)").format(
             pages=report.pages, vault=vault, layout=survey.layout
         )
     ]
+    if signals:
+        counted = ", ".join(
+            f"{by} {count}" for by, count in sorted(signals.items(), key=lambda item: -item[1])
+        )
+        parts.append(_("the digest dates pages by {signals}").format(signals=counted))
     left_out = [
         f"{folder.folder} {sum(count for _reason, count in folder.left_out)} ("
-        + ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        + ", ".join(f"{reason_text(reason)}: {count}" for reason, count in folder.left_out)
         + ")"
         for folder in survey.folders
         if folder.left_out
@@ -174,7 +198,7 @@ def _vault_check(vault: Path, report: IndexReport, survey: VaultSurvey) -> Check
         listed = "; ".join(left_out[:MAX_LISTED]) + _more(len(left_out))
         parts.append(_("left out: {folders}").format(folders=listed))
     if report.skipped:
-        named = ", ".join(f"{item.path} ({item.reason})" for item in report.skipped[:MAX_LISTED])
+        named = ", ".join(f"{item.path} ({reason_text(item.reason)})" for item in report.skipped[:MAX_LISTED])
         parts.append(
             _("skipped {count}: {files}").format(
                 count=len(report.skipped), files=named + _more(len(report.skipped))
@@ -326,3 +350,28 @@ async def check_llm_endpoint(settings: Settings) -> Check:
         else ""
     )
     return Check("LLM endpoint", True, _("{url} answers").format(url=settings.llm_base_url) + among)
+
+
+# -- MCP --------------------------------------------------------------------------------------
+
+
+def check_mcp_token(settings: Settings) -> Check:
+    """Whoever holds ``MCP_TOKEN`` reads the whole wiki over ``/mcp``: it must not be guessable."""
+    assert settings.mcp_token is not None
+    token = settings.mcp_token.get_secret_value()
+    length, distinct = len(token), len(set(token))
+    if length < MIN_MCP_TOKEN_CHARS or distinct < MIN_MCP_TOKEN_DISTINCT:
+        return Check(
+            "MCP token",
+            False,
+            _(
+                "MCP_TOKEN is weak ({length} characters, {distinct} different): whoever guesses it reads"
+                " the whole wiki over /mcp; use at least {minimum} random characters, such as the output"
+                ' of: python -c "import secrets; print(secrets.token_urlsafe(32))"'
+            ).format(length=length, distinct=distinct, minimum=MIN_MCP_TOKEN_CHARS),
+        )
+    return Check(
+        "MCP token",
+        True,
+        _("{length} characters: /mcp of sakuin serve is behind it").format(length=length),
+    )

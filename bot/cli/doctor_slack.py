@@ -7,6 +7,7 @@ from __future__ import annotations
 import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.cli.doctor_report import Check, describe_error
 from bot.cli.manifest import build_manifest
@@ -43,8 +44,7 @@ async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[C
             url=settings.slack_api_url, error=describe_error(error)
         )
         return Check("bot token", False, detail), None
-    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
-    granted = {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
+    granted = granted_scopes(response)
     detail = _("workspace {team} ({team_id}) as @{user} ({user_id})").format(
         team=response.get("team"),
         team_id=response.get("team_id"),
@@ -52,6 +52,12 @@ async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[C
         user_id=response.get("user_id"),
     )
     return Check("bot token", True, detail), granted
+
+
+def granted_scopes(response: AsyncSlackResponse) -> set[str] | None:
+    """The scopes Slack says the token was granted (``auth.test``'s ``x-oauth-scopes`` header)."""
+    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
+    return {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
 
 
 async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:
@@ -76,7 +82,7 @@ async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:
 def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -> Check:
     needed = build_manifest(settings, None)["oauth_config"]["scopes"]["bot"]
     if not token_ok:
-        return Check("scopes", False, _("not checked: auth.test failed (see bot token)"))
+        return Check("scopes", False, not_checked(settings.slack_bot_token is not None))
     if granted is None:
         return Check(
             "scopes", False, _("Slack did not say which scopes the token has (no x-oauth-scopes header)")
@@ -102,7 +108,7 @@ def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -
 async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: bool) -> Check:
     name = f"digest channel {channel}"
     if not token_ok:
-        return Check(name, False, _("not checked: auth.test failed (see bot token)"))
+        return Check(name, False, not_checked(client.token is not None))
     try:
         response = await client.conversations_info(channel=channel)
     except SlackApiError as error:
@@ -136,6 +142,13 @@ async def check_digest_channel(client: AsyncWebClient, channel: str, token_ok: b
         detail = _("the bot is not a member of {channel}: type /invite @sakuin in {channel}")
         return Check(name, False, detail.format(channel=label))
     return Check(name, True, _("{channel}; the bot is a member").format(channel=label))
+
+
+def not_checked(has_token: bool) -> str:
+    """Why a check that needs a working bot token was not made."""
+    if not has_token:
+        return _("not checked: no token (see bot token)")
+    return _("not checked: auth.test failed (see bot token)")
 
 
 def unreachable(error: BaseException) -> str:

@@ -4,21 +4,51 @@ out and skipped."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from bot.cli.reasons import reason_text
 from bot.cli.terminal import err
 from bot.i18n import _
 from config.settings import Settings, require_wiki_dir
 from index import IndexReport, VaultSurvey, Wiki
 
+VAULT_NOTE = "VAULT"
+"""The file in an index folder that names the vault it was last brought up to date for."""
+
 
 def open_wiki(settings: Settings) -> Wiki:
     require_wiki_dir(settings)
+    note_vault(settings.wiki_dir, settings.index_dir)
     return Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
+
+
+def note_vault(vault: Path, index_dir: Path) -> None:
+    """Say so when the index was built for another vault (one INDEX_DIR for two vaults), then
+    record this one: without INDEX_DIR each vault has its own (`config.settings.index_dir_for`)."""
+    note = index_dir / VAULT_NOTE
+    here = str(vault.expanduser().resolve())
+    try:
+        before = note.read_text(encoding="utf-8").strip()
+    except OSError:
+        before = None
+    if before == here:
+        return
+    if before:
+        err.print(
+            _(
+                "sakuin: the index in {index} was built for {other}, not {vault}: it is brought up to"
+                " date for {vault} (leave INDEX_DIR unset and each vault keeps an index of its own)"
+            ).format(index=index_dir, other=before, vault=here)
+        )
+    with contextlib.suppress(OSError):  # an index folder that cannot be written fails on its own
+        index_dir.mkdir(parents=True, exist_ok=True)
+        note.write_text(here + "\n", encoding="utf-8")
 
 
 def fresh_wiki(settings: Settings) -> Wiki:
@@ -70,14 +100,16 @@ def print_report(report: IndexReport, console: Console) -> None:
             skipped=len(report.skipped),
         )
     )
+    if report.removal_warning:
+        console.print(_("warning: {warning}").format(warning=report.removal_warning))
     if report.survey is not None:
         print_survey(report.survey, console)
     if report.skipped or report.warnings:
         table = Table(_("file"), _("problem"), title=_("files with problems"), title_justify="left")
         for item in report.skipped:
-            table.add_row(item.path, _("skipped: {reason}").format(reason=item.reason))
+            table.add_row(item.path, _("skipped: {reason}").format(reason=reason_text(item.reason)))
         for item in report.warnings:
-            table.add_row(item.path, _("indexed: {reason}").format(reason=item.reason))
+            table.add_row(item.path, _("indexed: {reason}").format(reason=reason_text(item.reason)))
         console.print(table)
 
 
@@ -88,7 +120,7 @@ def print_survey(survey: VaultSurvey, console: Console) -> None:
     )
     for folder in survey.folders:
         left_out = sum(count for _reason, count in folder.left_out)
-        why = ", ".join(f"{reason}: {count}" for reason, count in folder.left_out)
+        why = ", ".join(f"{reason_text(reason)}: {count}" for reason, count in folder.left_out)
         table.add_row(folder.folder, str(folder.indexed), str(left_out) if left_out else "", why)
     console.print(table)
     if survey.warning:

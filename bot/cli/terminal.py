@@ -18,8 +18,17 @@ from bot.i18n import ngettext
 if TYPE_CHECKING:
     from bot.blocks.reply import Reply
 
-err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
-out = Console(highlight=False, soft_wrap=True, markup=False)
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """The reader left (``sakuin search … | head -1``): rich would exit 1; the command line
+        catches this and exits 0 (`bot.cli.commands.main`)."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
+err = _Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+out = _Console(highlight=False, soft_wrap=True, markup=False)
 
 _LINK = re.compile(r"<([^<>|]+)\|([^<>]+)>|<([^<>|]+)>")
 _BOLD = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])")

@@ -14,7 +14,7 @@ One answer goes through the same steps wherever it was asked:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -145,7 +145,7 @@ def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) 
         controls.append(stop_row(place.thread_ts))
     if not controls:
         return reply
-    return Reply(reply.text, tuple(with_controls(reply.blocks, controls)))
+    return replace(reply, blocks=tuple(with_controls(reply.blocks, controls)))
 
 
 def compose(text: str, wiki: Wiki, settings: Settings, *, subject: str | None = None) -> Composed:

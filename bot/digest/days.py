@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, date, datetime, timedelta
 
+from bot.digest.git_dates import git_additions
 from config.settings import Settings
 from index import Digest, IndexNotReady, Wiki
 
@@ -34,8 +35,22 @@ def day_start(settings: Settings, day: date) -> float:
 
 
 def day_digest(settings: Settings, wiki: Wiki, day: date) -> Digest:
-    """The sources added on ``day`` as the index has them."""
-    return wiki.new_sources(day, zone=settings.zone, include_unpublished=settings.digest_include_unpublished)
+    """What the wiki gained on ``day`` as the index has it (and git, for a vault in git)."""
+    return wiki.digest(
+        day,
+        zone=settings.zone,
+        include_unpublished=settings.digest_include_unpublished,
+        max_items=settings.digest_max_items,
+        git=git_additions(settings.wiki_dir, datetime.fromtimestamp(day_start(settings, day), UTC)),
+    )
+
+
+def dating_signals(settings: Settings, wiki: Wiki) -> dict[str, int]:
+    """How many knowledge pages each signal dates (``log``, ``frontmatter:created``, ``git``,
+    ``first_seen``) as the next digest reads them (``sakuin doctor``)."""
+    day = yesterday(settings)
+    git = git_additions(settings.wiki_dir, datetime.fromtimestamp(day_start(settings, day), UTC))
+    return wiki.new_page_signals(day, zone=settings.zone, git=git)
 
 
 def fresh_digest(settings: Settings, wiki: Wiki, day: date) -> Digest:

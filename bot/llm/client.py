@@ -83,7 +83,7 @@ async def write_answer(
     messages = chat_messages(question, passages, language_for_question(question, settings.ui_language))
     try:
         async with asyncio.timeout(settings.llm_timeout), model_client(settings) as client:
-            request = _Request(client, settings.llm_model, messages, model_headers(settings), len(passages))
+            request = _Request(client, settings.llm_model, messages, model_headers(settings), passages)
             answer, complete = await (request.stream(on_draft) if on_draft else request.complete())
     except TimeoutError:
         log.warning(
@@ -106,19 +106,21 @@ async def write_answer(
             exc_info=log.isEnabledFor(logging.DEBUG),
         )
         return None
-    grounding = ground(answer, len(passages), complete=complete)
-    if grounding.unknown or grounding.dropped:
+    grounding = ground(answer, passages, complete=complete)
+    if grounding.unknown or grounding.dropped or grounding.unsourced:
         log.info(
-            "model answer: %s sentences dropped for citing no passage sent; unknown citations %s",
+            "model answer: %s sentences dropped for citing no passage sent, %s for a link in no"
+            " passage sent; unknown citations %s",
             grounding.dropped,
+            grounding.unsourced,
             list(grounding.unknown),
         )
     if not grounding.sentences:
         log.warning(
-            "model answer discarded: no sentence cites a passage that was sent (%s chars, %s "
-            "sentences): the extractive answer stands",
+            "model answer discarded: no sentence cites a passage that was sent without a link from"
+            " elsewhere (%s chars, %s sentences): the extractive answer stands",
             len(answer),
-            grounding.dropped,
+            grounding.dropped + grounding.unsourced,
         )
         return None
     return WrittenAnswer(settings.llm_model, grounding, passages)
@@ -130,7 +132,7 @@ class _Request:
     model: str
     messages: list[dict[str, str]]
     headers: dict[str, object]
-    sent: int
+    passages: tuple[NumberedPassage, ...]
 
     async def complete(self) -> tuple[str, bool]:
         """One response: the answer's text, and whether it ended (not cut by the token limit)."""
@@ -160,7 +162,7 @@ class _Request:
                         continue
                     if choice.delta is not None and choice.delta.content:
                         text += choice.delta.content
-                        await on_draft(ground(text, self.sent, complete=False))
+                        await on_draft(ground(text, self.passages, complete=False))
                     finish = choice.finish_reason or finish
         return text, _ended(finish)
 

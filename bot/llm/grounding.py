@@ -6,16 +6,18 @@ and section, and is asked to answer in the question's language from those passag
 user, the channel or the wiki is sent (the README lists exactly what leaves the machine).
 
 Its answer is then checked, not trusted (`ground`): a sentence is kept only when it cites at least
-one passage that was sent; citations of passages that were never sent are removed; an answer left
-with no sentence is no answer. Everything here is pure and synchronous.
+one passage that was sent and holds no link that is in none of them; citations of passages that
+were never sent are removed; an answer left with no sentence is no answer. Everything here is pure
+and synchronous.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from index import Answer
+from index import Answer, masked
 
 MAX_PASSAGE_CHARS = 1500
 """A passage is cut to this many characters before it is sent (the prompt stays small and fast)."""
@@ -29,6 +31,17 @@ _NUMBER = re.compile(r"\d{1,3}")
 _THINKING = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 """The reasoning some models (DeepSeek-R1, Qwen3 through Ollama or vLLM) write before the answer."""
 _SENTENCE = re.compile(rf"[^\n]*?(?:[。！？]|[.!?](?=\s|$))(?:\s*{_MARKER})*[ \t]*|[^\n]+")
+_LINK = re.compile(
+    r"(?:\b[a-z][a-z0-9+.\-]{0,31}://|\bmailto:|\bwww\.|\b(?:[a-z0-9\-]{1,63}\.){1,8}[a-z]{2,63}/)"
+    r"[^\s<>|\"\[\]、。，「」『』（）【】]*",
+    re.IGNORECASE,
+)
+"""What Slack would make a link of: a URL with a scheme (bare, or inside ``<url|text>``), ``mailto:``,
+``www.…``, or a host with a path (``evil.example/steal``)."""
+_URL_PREFIX = re.compile(r"[A-Za-z0-9\-._~:/?#@!$&'()*+,;=%]+")
+"""The ASCII run a link starts with: ``https://a.b/c`` of ``https://a.b/cを参照``."""
+_LINK_END = ".,;:!?'\")}"
+"""Punctuation after a link that is the sentence's, not the link's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +73,8 @@ class Grounding:
     sentences: tuple[Sentence, ...]
     dropped: int = 0
     """Sentences removed because they cite no passage that was sent."""
+    unsourced: int = 0
+    """Sentences removed because they hold a link that is in no passage sent (they cite one)."""
     unknown: tuple[int, ...] = ()
     """Citation numbers that name no passage that was sent (such as ``[97]`` of 5)."""
 
@@ -102,30 +117,54 @@ def chat_messages(
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
-def ground(answer: str, sent: int, *, complete: bool = True) -> Grounding:
-    """Keep the sentences of ``answer`` that cite at least one of the ``sent`` passages.
+def ground(answer: str, passages: Sequence[NumberedPassage], *, complete: bool = True) -> Grounding:
+    """Keep the sentences of ``answer`` that cite at least one of the ``passages`` sent, and hold no
+    link that is in none of them.
 
-    A model's ``<think>…</think>`` reasoning is never part of the answer, even when it cites.
+    A link the wiki never gave costs the whole sentence, not just the link: a sentence pointing
+    somewhere the passages do not is not grounded (Slack would make a link of it, under the bot's
+    name). A model's ``<think>…</think>`` reasoning is never part of the answer, even when it cites.
     ``complete=False`` is for an answer still streaming in (or cut off by the token limit): its
     last sentence may be unfinished, or its citations may be still to come, so it is left out.
     """
+    sent = len(passages)
+    sources = [passage.text.casefold() for passage in passages]
     pieces = [
-        (line, match.group())
+        (line, text[match.start() : match.end()])
         for line, text in enumerate(_THINKING.sub("", answer).splitlines())
-        for match in _SENTENCE.finditer(text)
+        for match in _SENTENCE.finditer(masked(text))  # never ended inside `code`, <…> or a URL
         if match.group().strip()
     ]
     if not complete and pieces:
         pieces.pop()
     kept: list[Sentence] = []
     unknown: list[int] = []
+    unsourced = 0
     for line, piece in pieces:
         numbers = [int(n) for marker in _CITATION.findall(piece) for n in _NUMBER.findall(marker)]
         unknown += [n for n in numbers if not 1 <= n <= sent]
         valid = tuple(dict.fromkeys(n for n in numbers if 1 <= n <= sent))
-        if valid:
-            kept.append(Sentence(_CITATION.sub(lambda m: _known(m.group(), sent), piece), valid, line))
-    return Grounding(tuple(kept), len(pieces) - len(kept), tuple(dict.fromkeys(unknown)))
+        if not valid:
+            continue
+        if not all(_sourced(link.group(), sources) for link in _LINK.finditer(piece)):
+            unsourced += 1
+            continue
+        kept.append(Sentence(_CITATION.sub(lambda m: _known(m.group(), sent), piece), valid, line))
+    return Grounding(
+        tuple(kept),
+        dropped=len(pieces) - len(kept) - unsourced,
+        unsourced=unsourced,
+        unknown=tuple(dict.fromkeys(unknown)),
+    )
+
+
+def _sourced(link: str, sources: list[str]) -> bool:
+    """Whether ``link`` (its trailing punctuation aside) is in one of the passages' texts; a link
+    running on into other text without a space (``…/cを参照``) counts by its ASCII start."""
+    link = link.rstrip(_LINK_END).casefold()
+    prefix = _URL_PREFIX.match(link)
+    candidates = {link, prefix.group().rstrip(_LINK_END) if prefix else link}
+    return any(candidate in source for candidate in candidates for source in sources)
 
 
 def _known(marker: str, sent: int) -> str:

@@ -1,7 +1,8 @@
 """The Bolt app: built explicitly from our Settings, the wiki, the state store and a Web API client.
 
 Nothing here reads the environment. Global middleware, in order after Bolt's own (ssl_check,
-signature, authorization, the app's own events, url_verification):
+signature, authorization by `bot.slack.identity.BotIdentity` (no call to Slack in the way of an ack), the
+app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
@@ -26,25 +27,44 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 from slack_bolt.app.async_app import AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped, warning_token_skipped
 from slack_bolt.response import BoltResponse
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answering.queue import AnswerQueue, Overloaded
 from bot.blocks.mrkdwn import strip_mention
 from bot.blocks.notices import failure_reply, overloaded_reply
 from bot.blocks.reply import Reply
+from bot.cli.doctor_report import describe_error
 from bot.conversation.conversations import Conversations
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
 from bot.slack.delivery import respond_privately, tell_user
+from bot.slack.identity import BotIdentity
 from bot.slack.user_locale import UserLanguages
 from bot.state.store import AsyncStateStore
 from config.settings import Settings
 from index import Wiki
 
 log = logging.getLogger(__name__)
+
+SLACK_FAILURES = (SlackApiError, aiohttp.ClientError, TimeoutError)
+"""A call to Slack that failed: one line says why, a traceback would say nothing more."""
+
+
+def _hush_token_notices(record: logging.LogRecord) -> bool:
+    """Bolt reads SLACK_BOT_TOKEN from the environment itself and warns that our client and
+    `BotIdentity`, which carry the token from Settings, take precedence: they always do."""
+    hushed = (warning_client_prioritized_and_token_skipped(), warning_token_skipped())
+    return record.getMessage() not in hushed
+
+
+BOLT_LOG = logging.getLogger("bot.bolt")
+BOLT_LOG.addFilter(_hush_token_notices)
 
 Next = Callable[[], Awaitable[None]]
 
@@ -55,20 +75,22 @@ def create_app(
     state: AsyncStateStore,
     client: AsyncWebClient,
     answers: AnswerQueue | None = None,
+    identity: BotIdentity | None = None,
 ) -> AsyncApp:
     """The Bolt app for HTTP (`bot.serve.server`) and Socket Mode (`bot.serve.socket_mode`) alike.
 
     Events are acknowledged before the listener runs (``process_before_response=False``): a search
     may take longer than Slack's 3 seconds, and the answer is posted afterwards. ``answers`` is
     the queue the listeners answer through (by default one with a thread per core); its owner
-    closes it.
+    closes it. ``identity`` authorizes each request without calling Slack (`bot.slack.identity`).
     """
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = AsyncApp(
         client=client,
+        authorize=identity or BotIdentity(settings, client),
         signing_secret=secret,
         process_before_response=False,
-        logger=logging.getLogger("bot.bolt"),
+        logger=BOLT_LOG,
     )
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
@@ -148,6 +170,7 @@ async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) 
     event = body.get("event") if isinstance(body.get("event"), dict) else {}
     channel = event.get("channel") or body.get("channel_id") or (body.get("channel") or {}).get("id")
     overloaded = isinstance(error, Overloaded)
+    outage = isinstance(error, SLACK_FAILURES)
     log.log(
         logging.WARNING if overloaded else logging.ERROR,
         "listener failed on %s (team %s, user %s, channel %s): %s",
@@ -155,8 +178,8 @@ async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) 
         context.team_id,
         context.user_id,
         channel,
-        error,
-        exc_info=None if overloaded else error,
+        describe_error(error) if outage else error,
+        exc_info=None if overloaded or outage else error,
     )
     try:
         with use_language(apology_language(context, event)):

@@ -86,8 +86,15 @@ class Freshener:
         finally:
             give_back_freed_memory()
         self.updates += 1
-        for item in report.skipped:
-            log.warning("skipped %s: %s", item.path, item.reason)
+        # Once per change of a file: what this update read, and at the first one every known problem.
+        skipped = {item.path for item in report.skipped}
+        for item in (*report.skipped, *report.warnings) if self.updates == 1 else report.found:
+            if item.path in skipped:
+                log.warning("skipped %s: %s", item.path, item.reason)
+            else:
+                log.warning("indexed %s with a problem: %s", item.path, item.reason)
+        if report.removal_warning:
+            log.warning("%s", report.removal_warning)
         if report.added or report.changed or report.removed or report.rebuilt:
             log.info(
                 "index %s: %d pages (%d added, %d changed, %d removed) in %.2f s",

@@ -4,14 +4,16 @@ The git command line does the work, each command an asyncio subprocess (never bl
 loop) in its own session with no terminal, so git and ssh can never stop to ask for a password.
 
 - **Start.** An empty or missing ``WIKI_DIR`` gets a shallow clone of the branch (``WIKI_GIT_BRANCH``,
-  else the remote's default); an existing checkout there (a restart) is served at once and fetched.
+  else the remote's default); an existing checkout there (a restart) is served at once and fetched
+  in the background.
   The URL kept in the checkout's ``.git/config`` is the redacted one: the token stays in memory.
 - **Follow.** Every ``WIKI_GIT_INTERVAL`` seconds, or at once when the push webhook asks
   (`request_fetch`), the branch tip is fetched and the work tree reset to it. Nothing is ever
   merged: the checkout is a mirror, a fast-forward moves it on and a force-push replaces it. The
   live index (bot/serve/freshness.py) sees the files change as it sees local saves.
 - **Failures** (remote down, auth refused, timeout) are logged with git's reason, shown in
-  ``/healthz`` and retried with back-off; the last good checkout keeps serving meanwhile.
+  ``/healthz`` and retried with back-off; the last good checkout keeps serving meanwhile. A command
+  that times out (or is cancelled) is killed with its whole process group, helpers included.
 - **Credentials** in the URL never reach a log line, ``/healthz``, an error message or a command
   line (which every user of the machine can read): git is given the URL without them, and an https
   token as an ``Authorization`` header in its environment (config/credentials.py).
@@ -22,6 +24,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import signal
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,6 +40,8 @@ CLONE_TIMEOUT_S = 300.0
 FETCH_TIMEOUT_S = 120.0
 LOCAL_TIMEOUT_S = 30.0
 """For commands that never leave the machine (rev-parse, reset)."""
+KILL_GRACE_S = 5.0
+"""How long a killed git's exit is waited for."""
 RETRY_BASE_S = 5.0
 """The first retry after a failed fetch; each further failure doubles the wait."""
 RETRY_MAX_S = 600.0
@@ -90,6 +96,7 @@ class GitSync:
         branch: str | None = None,
         interval: float = 300.0,
         retry_base_s: float = RETRY_BASE_S,
+        fetch_timeout_s: float = FETCH_TIMEOUT_S,
     ) -> None:
         self.url = str(url)
         self._command_url = git_command_url(self.url)
@@ -98,6 +105,7 @@ class GitSync:
         self.branch = branch
         self.interval = interval
         self.retry_base_s = retry_base_s
+        self.fetch_timeout_s = fetch_timeout_s
         self._commit: str | None = None
         self._checked_at: str | None = None
         self._updated_at: str | None = None
@@ -140,14 +148,14 @@ class GitSync:
     async def start(self) -> None:
         """Make ``directory`` a checkout of the branch; raises GitError when there is none to serve.
 
-        An existing checkout is kept (and fetched once: a failure there is logged, and the old
-        commit serves). Otherwise the clone is tried ``CLONE_ATTEMPTS`` times with back-off.
+        An existing checkout is served as it is, at once: `follow` fetches it first thing (a remote
+        that is slow or hangs never holds the start up). Otherwise the clone is tried
+        ``CLONE_ATTEMPTS`` times with back-off.
         """
         if await self._is_checkout():
             self._commit = await self._head()
             self.branch = self.branch or await self._current_branch()
             log.info("vault checkout %s at %s (%s)", self.directory, _short(self._commit), self.remote)
-            await self.fetch()
             return
         if self.directory.exists() and any(self.directory.iterdir()):
             raise GitError(
@@ -210,9 +218,15 @@ class GitSync:
         return self._wake.is_set()
 
     async def follow(self) -> None:
-        """Fetch every ``interval`` seconds, or when asked, forever (run as a background task)."""
+        """Fetch every ``interval`` seconds, or when asked, forever (run as a background task); at
+        once when the checkout was never fetched (a restart), after the back-off when it failed."""
         while True:
-            wait = self.interval if self._failures == 0 else self._retry_wait()
+            if self._failures:
+                wait = self._retry_wait()
+            elif self._checked_at is None:
+                wait = 0.0
+            else:
+                wait = self.interval
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=wait)
             self._wake.clear()
@@ -242,7 +256,7 @@ class GitSync:
             await self._git(
                 "fetch", "--depth", "1", "--no-tags", "--quiet", "--", self._command_url,
                 self.branch or "HEAD",
-                timeout=FETCH_TIMEOUT_S,
+                timeout=self.fetch_timeout_s,
             )  # fmt: skip
             tip = await self._rev_parse("FETCH_HEAD")
             old = self._commit
@@ -282,8 +296,9 @@ class GitSync:
         GitError when the remote cannot be reached or has no such branch (``sakuin doctor``)."""
         ref = f"refs/heads/{self.branch}" if self.branch else "HEAD"
         listing = await self._git(
-            "ls-remote", "--symref", "--", self._command_url, ref, cwd=Path.cwd(), timeout=FETCH_TIMEOUT_S
-        )
+            "ls-remote", "--symref", "--", self._command_url, ref,
+            cwd=Path.cwd(), timeout=self.fetch_timeout_s,
+        )  # fmt: skip
         branch, commit = self.branch, None
         for line in listing.splitlines():
             name, _, target = line.partition("\t")
@@ -336,18 +351,32 @@ class GitSync:
         try:
             stdout, stderr = await asyncio.wait_for(process.communicate(), timeout)
         except TimeoutError:
-            process.kill()
-            await process.wait()
-            raise GitError(f"git {args[0]} timed out after {timeout:.0f} s") from None
+            await _end(process)
+            raise GitError(f"git {args[0]} timed out after {timeout:g} s") from None
         except BaseException:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            await _end(process)
             raise
         if process.returncode != 0:
             reason = _reason(stderr.decode("utf-8", "replace")) or f"exit status {process.returncode}"
             raise GitError(f"git {args[0]}: {redact_text(reason, self.url)}")
         return stdout.decode("utf-8", "replace").strip()
+
+
+async def _end(process: asyncio.subprocess.Process) -> None:
+    """Kill git and everything it started, and reap it.
+
+    Killing git alone is not enough: its helpers (``git remote-http`` waiting on a server that
+    never answers, ssh) inherit its output pipes and keep them open, and the wait for git's exit
+    waits for the pipes too, for ever. git leads a process group of its own (its session), so the
+    whole group is killed; with every writer dead the pipes close and the wait returns. Something
+    that left the group holding them is not waited for beyond ``KILL_GRACE_S``.
+    """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    try:
+        await asyncio.wait_for(process.wait(), KILL_GRACE_S)
+    except TimeoutError:
+        log.warning("git (pid %d) killed, but its output is still held open by another process", process.pid)
 
 
 def _reason(text: str) -> str:

@@ -3,15 +3,17 @@
 Both open the wiki without building it (Slack is acknowledged at once, answering "the index is
 being built" until it is ready), then run background tasks beside the Slack app: keeping the
 index fresh, posting the daily digest and, with ``WIKI_GIT_URL``, following the vault's remote
-(cloned before anything else, so there is a vault to open) and, with the state in PostgreSQL,
-hearing the pushes that reached other replicas.
+(cloned before anything else when there is no checkout to serve yet) and, with the state in
+PostgreSQL, hearing the pushes that reached other replicas. SIGTERM stops them cleanly.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import logging
+import signal
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +29,13 @@ from bot.serve.freshness import Freshener, keep_fresh
 from bot.serve.git_sync import GitSync
 from bot.serve.push_relay import PushRelay
 from bot.slack.client import build_client
+from bot.slack.identity import BotIdentity
 from bot.state.store import AsyncStateStore, open_state_store
-from config.settings import Settings, require, require_wiki_dir
+from config.modes import require_mode
+from config.settings import Settings, require_wiki_dir
 from index import Wiki
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -43,21 +49,53 @@ class Bot:
 
 
 async def run_http(settings: Settings) -> None:
-    require(settings, "slack_bot_token", "slack_signing_secret")
-    from bot.serve.server import create_web_app, serve_http
+    require_mode(settings, "sakuin serve")
+    from bot.serve.server import EVENTS_PATH, create_web_app, serve_http
 
-    async with start_bot(settings) as bot:
-        await serve_http(
-            create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay), settings.port, settings.host
-        )
+    async def serve() -> None:
+        async with start_bot(settings) as bot:
+            log.info(
+                "Slack's request URL: https://<public host>%s, reaching this server at http://%s:%s%s"
+                " (`sakuin manifest --url https://<public host>` writes it into the app manifest)",
+                EVENTS_PATH,
+                settings.host,
+                settings.port,
+                EVENTS_PATH,
+            )
+            await serve_http(
+                create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay), settings.port, settings.host
+            )
+
+    await until_terminated(serve())
 
 
 async def run_socket(settings: Settings) -> None:
-    require(settings, "slack_bot_token", "slack_app_token")
+    require_mode(settings, "sakuin socket")
     from bot.serve.socket_mode import run_socket_mode
 
-    async with start_bot(settings) as bot:
-        await run_socket_mode(bot.app, settings)
+    async def serve() -> None:
+        async with start_bot(settings) as bot:
+            await run_socket_mode(bot.app, settings)
+
+    await until_terminated(serve())
+
+
+async def until_terminated(work: Coroutine[object, object, None]) -> None:
+    """Run ``work`` until it returns or SIGTERM comes (how service managers and containers stop a
+    service): then it is cancelled, so every cleanup runs (the background tasks end, git is killed
+    with its helpers: they would outlive the process otherwise) and the process exits with 0."""
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise  # cancelled from outside (Ctrl-C), not by SIGTERM
+        log.info("stopped (SIGTERM)")
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
 
 
 @asynccontextmanager
@@ -74,9 +112,11 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
     )
     wiki = Wiki.open(settings.wiki_dir, settings.index_dir, settings.wiki_base_url)
     client: AsyncWebClient = build_client(settings)
+    identity = BotIdentity(settings, client)
     with await asyncio.to_thread(open_state_store, settings.state_db) as store:
         state = AsyncStateStore(store)
         background = [
+            asyncio.create_task(identity.check(), name="auth.test"),
             asyncio.create_task(
                 keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
                 name="freshness",
@@ -89,7 +129,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
             background.append(asyncio.create_task(relay.listen(sync.request_fetch), name="git-pushes"))
         answers = AnswerQueue()
         try:
-            yield Bot(create_app(settings, wiki, state, client, answers), wiki, sync, relay)
+            yield Bot(create_app(settings, wiki, state, client, answers, identity), wiki, sync, relay)
         finally:
             answers.close()
             for task in background:

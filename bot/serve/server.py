@@ -1,5 +1,6 @@
-"""The HTTP server of ``sakuin serve``: ``POST /slack/events`` (Bolt), ``GET /healthz``, and
-``POST /hooks/git`` (the push webhook, when ``WIKI_GIT_WEBHOOK_SECRET`` is set)."""
+"""The HTTP server of ``sakuin serve``: ``POST /slack/events`` (Bolt), ``GET /healthz``,
+``POST /hooks/git`` (the push webhook, when ``WIKI_GIT_WEBHOOK_SECRET`` is set) and ``/mcp`` (the
+wiki over MCP, when ``MCP_TOKEN`` is set: bot/mcp/http.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from slack_bolt.app.async_app import AsyncApp
 
+from bot.serve.access_log import quiet_access_log
 from bot.serve.git_sync import GitSync
 from bot.serve.push_relay import PushRelay
 from config.settings import Settings
@@ -33,9 +35,9 @@ def create_web_app(
     sync: GitSync | None = None,
     relay: PushRelay | None = None,
 ) -> web.Application:
-    """Bolt's aiohttp application for every Slack request, plus the health check and, with a
-    vault from git and a webhook secret, the push webhook (passed on to the other replicas by
-    ``relay`` when the state is shared in PostgreSQL)."""
+    """Bolt's aiohttp application for every Slack request, plus the health check, with a vault
+    from git and a webhook secret the push webhook (passed on to the other replicas by ``relay``
+    when the state is shared in PostgreSQL), and with ``MCP_TOKEN`` the MCP endpoint."""
     web_app = app.web_app(path=EVENTS_PATH, port=settings.port)
 
     async def healthz(request: web.Request) -> web.Response:
@@ -46,6 +48,7 @@ def create_web_app(
             "pages": state.pages,
             "updated_at": state.updated_at,
             "error": state.last_error,
+            "warning": state.removal_warning,
         }
         if sync is not None:
             body["git"] = sync.status().as_json()
@@ -56,6 +59,10 @@ def create_web_app(
         web_app.router.add_post(
             GIT_HOOK_PATH, git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync, relay)
         )
+    if settings.mcp_token is not None:
+        from bot.mcp.http import add_mcp_endpoint  # the MCP SDK is loaded only when it is served
+
+        add_mcp_endpoint(web_app, settings, wiki)
     return web_app
 
 
@@ -106,7 +113,7 @@ def is_valid_signature(header: str, expected_hex: str) -> bool:
 
 async def start_http(web_app: web.Application, port: int, host: str = "0.0.0.0") -> web.AppRunner:
     """Start serving and return the runner (``runner.addresses`` has the port when ``port`` is 0)."""
-    runner = web.AppRunner(web_app)
+    runner = web.AppRunner(web_app, access_log_class=quiet_access_log(HEALTH_PATH))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     log.info("listening on %s", ", ".join(f"{h}:{p}" for h, p, *_ in runner.addresses))

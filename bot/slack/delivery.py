@@ -83,6 +83,7 @@ async def post_reply(
         thread_ts=thread_ts,
         text=reply.text,
         blocks=list(reply.blocks),
+        metadata=reply.metadata,
         unfurl_links=False,
         unfurl_media=False,
     )
@@ -91,7 +92,9 @@ async def post_reply(
 
 async def update_reply(client: AsyncWebClient, channel: str, ts: str, reply: Reply) -> None:
     """The message ``ts`` rewritten as ``reply`` (Slack's errors are the caller's to handle)."""
-    await client.chat_update(channel=channel, ts=ts, text=reply.text, blocks=list(reply.blocks))
+    await client.chat_update(
+        channel=channel, ts=ts, text=reply.text, blocks=list(reply.blocks), metadata=reply.metadata
+    )
 
 
 async def tell_user(

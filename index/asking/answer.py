@@ -89,17 +89,30 @@ def answer_question(
     if not chosen and fact is None and question.shape is Shape.DIFFERENCE and len(about) >= 2:
         chosen = _definitions(about, read)
     shown = [page for page in read.values() if page.ranked.score > 0 or page.ranked.path in about]
+    confident = fact is not None or bool(chosen)
     return Answer(
         question=question.text,
         sentences=tuple(_sentence(scored, pages, url_for) for scored in chosen),
-        confident=fact is not None or bool(chosen),
+        confident=confident,
         subject=about[0] if about else None,
         passages=tuple(_passage(page, pages, url_for) for page in shown),
         pages=tuple(_hit(page, pages, url_for) for page in shown),
         fact=fact,
         shape=question.shape.value,
         language=question.language,
+        confidence=_confidence(fact, chosen, read.values()),
     )
+
+
+def _confidence(fact: Fact | None, chosen: list[Scored], read: Iterable[_Read]) -> float:
+    """A relation is the wiki's own statement (1); sentences are as sure as the best one's score;
+    with no answer, how close the best sentence read came (below what answers)."""
+    if fact is not None:
+        return 1.0
+    if chosen:
+        return round(min(1.0, max(s.score for s in chosen)), 3)
+    best = max((s.score for page in read for s in page.best[:1]), default=0.0)
+    return round(min(best, ANSWERS_AT - 0.01) if best > 0 else 0.0, 3)
 
 
 def _chunks_read(

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from index.analysis import Token, fold, is_function_bigram, tokenize
+from index.asking.bridge import english_for, japanese_for
 from index.asking.vocabulary import (
     STOPWORDS,
     Relation,
@@ -59,7 +60,17 @@ class Keyword:
     word: int = 0
     """Where the word it was taken from starts (手動 and 診断 both come from 手動診断)."""
     glosses: tuple[str, ...] = ()
-    """How Japanese prose says this English word (``reduce`` → 削減, 短縮 …), from `GLOSSES`."""
+    """How the other language says this word: Japanese prose for an English word (``reduce`` →
+    削減, 短縮 …), English for a Japanese one (ローカル → ``local``): `renderings`, `index.asking.bridge`."""
+    whole: str | None = None
+    """The katakana word a bigram comes from (メン of ラーメン): a katakana word is one loanword, so
+    a text says the bigram only where it says the whole word (メン of メンテナンス is another word)."""
+
+    @property
+    def said_as(self) -> str:
+        """What a text must contain to say this keyword: the whole katakana word (without a final
+        long mark: コンピュータ is コンピューター), else the keyword itself."""
+        return self.whole.rstrip("ー") if self.whole else self.text
 
     @property
     def lone(self) -> bool:
@@ -293,16 +304,18 @@ def _keywords(folded: str, spans: tuple[NameSpan, ...], asking: list[tuple[int, 
             if word not in STOPWORDS or owner(start):
                 text = singular(word)
                 found.setdefault(
-                    text, Keyword(text, start, owner(start), start, () if owner(start) else gloss(text))
+                    text, Keyword(text, start, owner(start), start, () if owner(start) else renderings(text))
                 )
             continue
         for piece in _SCRIPT_RUN.finditer(word):
             text, offset = piece.group(), start + piece.start()
             grams = [text] if len(text) == 1 else [text[i : i + 2] for i in range(len(text) - 1)]
+            whole = text if _KATAKANA.fullmatch(text) and len(text) > 2 else None
+            english = () if owner(offset) or len(text) < 2 else english_for(text)
             for index, gram in enumerate(grams):
                 at = offset + index
                 if not asked(at, at + len(gram)) and not _HIRAGANA.fullmatch(gram):
-                    found.setdefault(gram, Keyword(gram, at, owner(at), offset))
+                    found.setdefault(gram, Keyword(gram, at, owner(at), offset, english, whole))
     return tuple(found.values())
 
 
@@ -311,6 +324,14 @@ _SCRIPT_RUN = re.compile(r"[\u30a0-\u30ff]+|[\u3005\u3007\u3400-\u4dbf\u4e00-\u9
 """Inside a CJK run, words are runs of one script: katakana, or kanji. Hiragana are particles and
 endings, and a bigram across a script change (番ク of 本番クラスタ) spans two words."""
 _HIRAGANA = re.compile(r"[\u3040-\u309f]+")
+_KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
+
+
+def renderings(word: str) -> tuple[str, ...]:
+    """How Japanese prose may say an English word of the question: a verb of the asking vocabulary
+    as the table renders it (`index.asking.vocabulary.gloss`), any other word as the dictionary does
+    (`index.asking.bridge`)."""
+    return gloss(word) or japanese_for(word)
 
 
 def _is_word_char(char: str) -> bool:

@@ -18,7 +18,7 @@ from index.analysis import tokenize
 from index.asking.question import MAX_TERMS, Question, read_question
 from index.asking.sentences import Scored, Sentence, SentenceScorer, folded_names, split_sentences
 from index.asking.vocabulary import Shape
-from index.asking.weights import keyword_weights, name_terms, name_weight
+from index.asking.weights import bigrams, keyword_weights, name_terms, name_weight
 from index.catalog.names import NameTable
 from index.model import Candidate, Hit, Page, SearchResult
 from index.reading.prose import shorten
@@ -97,7 +97,12 @@ def retrieve(
     as named when the question names no page."""
     about = question.named or ((subject,) if subject in pages else ())
     plan = question.plan(about)
-    keywords = {text for keyword in question.keywords for text in (keyword.text, *keyword.glosses)}
+    keywords = {
+        term
+        for keyword in question.keywords
+        for text in (keyword.text, *keyword.glosses, *((keyword.whole,) if keyword.whole else ()))
+        for term in (text, *bigrams(text))
+    }
     subject_terms = [
         term for path in about if path not in question.named for term in name_terms(pages[path].title)
     ]

@@ -26,12 +26,12 @@ from functools import lru_cache
 
 from index.analysis import fold
 from index.asking.question import Question
-from index.asking.vocabulary import Shape, singular
+from index.asking.vocabulary import Shape, stem
 from index.asking.weights import SaidText, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
 from index.model import Page
-from index.reading.prose import strip_citations
+from index.reading.prose import split_outside, strip_citations
 
 ANSWERS_AT = 0.5
 """Coverage from which a fitting sentence is an answer: it says more of the question than it leaves out."""
@@ -45,7 +45,7 @@ DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
 
 _SPLIT = re.compile(r"(?<=[。！？!?])|(?<=[a-z0-9)]{2}\.)(?=\s+[A-Z])|\n")
 """Sentence ends: 。！？!?, a line break, and a full stop after a word, before a capital (not the
-initial in ``Michael R. Lyu``)."""
+initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")
@@ -119,7 +119,7 @@ def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: i
     """The sentences of a passage: list items and lines are sentences too; citations go."""
     found: list[Sentence] = []
     passage = fold(" ".join(text.split()))
-    for piece in _SPLIT.split(strip_citations(text)):
+    for piece in split_outside(_SPLIT, strip_citations(text)):
         shown = " ".join(_BULLET.sub("", piece).split())
         if len(shown) < 2:
             continue
@@ -151,7 +151,17 @@ class SentenceScorer:
         self.unit = unit
         """What the asked number must count (何 GPU), when the passages say it."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
-        self._names_of = {path: folded_names(pages[path]) for path in self.named if path in pages}
+        # A page is also called what the question called it (Price for Harry Price).
+        typed: dict[str, list[str]] = {}
+        for span in question.names:
+            written = question.folded[span.start : span.end].strip()
+            if len(written) >= 2:
+                typed.setdefault(span.page.path, []).append(written)
+        self._names_of = {
+            path: tuple(dict.fromkeys((*folded_names(pages[path]), *typed.get(path, ()))))
+            for path in self.named
+            if path in pages
+        }
         self._context: dict[tuple[str, str], SaidText] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
@@ -170,20 +180,23 @@ class SentenceScorer:
             if keyword.name is not None and self.about(sentence, keyword.name):
                 covered += weight
                 continue
-            spans = _occurrences(keyword.text, sentence.folded, words)
+            whole = keyword.said_as in sentence.folded
+            spans = _occurrences(keyword.text, sentence.folded, words) if whole else []
             for rendering in keyword.glosses:
                 spans.extend(_occurrences(rendering, sentence.folded, words))
-            if spans or context.has(keyword.text):
+            if spans or context.has(keyword.said_as):
                 covered += weight
                 said += weight if spans else 0.0
                 terms.extend(spans)
-            elif any(self._passage_of(sentence).has(text) for text in (keyword.text, *keyword.glosses)):
+            elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
         fits, values = (False, []) if asks(sentence) else self._fit(sentence)
-        about = not self.named or any(self.about(sentence, path) for path in self.named)
+        about = not self.named or any(
+            self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named
+        )
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
@@ -212,6 +225,16 @@ class SentenceScorer:
         if path not in self._names_of:
             self._names_of[path] = folded_names(self.pages[path]) if path in self.pages else ()
         return any(_mentions(name, sentence.folded) for name in self._names_of[path])
+
+    def in_passage(self, sentence: Sentence, path: str) -> bool:
+        """The passage the sentence stands in names the page (…Henning met Price at Sudbury.
+        Agreed rent: £30 per year: the rent is Price's), or the sentence's own page is named after
+        it (a sentence of the XPUTimer paper is about XPUTimer)."""
+        if path not in self._names_of:
+            self.about(sentence, path)
+        context = self._context_of(sentence).folded
+        names = self._names_of[path]
+        return any(_mentions(name, sentence.passage) or _mentions(name, context) for name in names)
 
     def _context_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.section)
@@ -338,9 +361,10 @@ def _whole_word(name: str) -> re.Pattern[str]:
 def _occurrences(text: str, folded: str, words: set[str]) -> list[tuple[int, int]]:
     """Where a keyword stands in a folded sentence: Latin words whole (plural or not), CJK anywhere."""
     if text.isascii():
-        if text not in words:
+        if text not in words and stem(text) not in words:
             return []
-        return [m.span() for m in _LATIN.finditer(folded) if singular(m.group()) == text]
+        stemmed = stem(text)
+        return [m.span() for m in _LATIN.finditer(folded) if stem(m.group()) in (stemmed, text)]
     spans = []
     at = folded.find(text)
     while at >= 0:

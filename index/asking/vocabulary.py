@@ -18,79 +18,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "of",
-        "on",
-        "or",
-        "our",
-        "so",
-        "than",
-        "that",
-        "the",
-        "their",
-        "them",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "about",
-        "into",
-        "any",
-        "all",
-        "also",
-        "not",
-        "no",
-        "yes",
-        "please",
-        "tell",
-        "show",
-        "find",
-        "many",
-        "much",
-    ]
-)
+import snowballstemmer
+
+_STOPWORD_TEXT = """
+    a about after again against all already also an and another any anybody anyone anything are around
+    as at be because been before being below between both but by can could did do does doing done down
+    during each either else ever every everyone everything few find for from get gets got had has have
+    having he her here hers him his how i if in into is it its just know let many may maybe me might
+    mine more most much must my neither no not now of off on once only or other others ought our ours
+    out over own please really same say says shall she should show so some somebody someone something
+    still such tell than that the their them then there these they this those though through to too
+    under until up upon us very want wants was way we well were what whatever when where whether which
+    while who whoever whom whose why will with would yes yet you your
+"""
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+"""English function words: they say how a question asks, not what about."""
 
 
 class Shape(StrEnum):
@@ -341,6 +283,16 @@ def shape_of(folded: str) -> Shaped:
 
 
 @lru_cache(maxsize=8192)
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball stem of an English word (``rented``, ``renting`` → ``rent``): how a sentence
+    says a word of the question in another inflection. Matching only; terms stay as typed."""
+    return _ENGLISH_STEMMER.stemWord(word) if word.isascii() else word
+
+
+_ENGLISH_STEMMER = snowballstemmer.stemmer("english")
+
+
 def singular(word: str) -> str:
     """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay."""
     if not word.isascii() or len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "is")):

@@ -14,8 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from index.analysis import fold, is_function_bigram, tokenize
+from index.asking.bridge import names_a_thing
 from index.asking.question import Keyword, Question
-from index.asking.vocabulary import says_a_change, singular
+from index.asking.vocabulary import says_a_change, singular, stem
 
 _LATIN = re.compile(r"[a-z0-9]+")
 
@@ -47,11 +48,11 @@ def keyword_weights(
     sentences = list(sentences)
     said = " ".join(sentences)
     words = words_of(said)
-    present = {k.text for k in question.keywords if occurs_in(k.text, said, words)}
+    present = {k.text for k in question.keywords if occurs_in(k.said_as, said, words)}
     # The names of the pages the sentences stand on count as said by each of them (a source's
     # English title over its Japanese prose): a word found there is matched in its own script.
     named = " ".join(titles)
-    in_titles = {k.text for k in question.keywords if occurs_in(k.text, named, words_of(named))}
+    in_titles = {k.text for k in question.keywords if occurs_in(k.said_as, named, words_of(named))}
     present |= in_titles
     glossed = {
         k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
@@ -65,7 +66,7 @@ def keyword_weights(
     for keyword in question.keywords:
         if keyword.lone:
             continue
-        idf = _idf(total, max(frequencies.get(keyword.text, 0), 1))
+        idf = _idf(total, max(_frequency(keyword, frequencies), 1))
         if keyword.name is not None:
             weights[keyword.text] = idf
         elif keyword.text in present:
@@ -84,7 +85,17 @@ def keyword_weights(
             frequency = max(max(frequencies.get(g, 0), 1) for g in glossed[keyword.text])
             weights[keyword.text] = _idf(total, frequency) * (1 - latin)
         elif keyword.text.isascii():
-            weights[keyword.text] = idf if _typed_as_name(question.text, keyword) else 0.0
+            # A word the passages lack: over English passages they do not say it; over Japanese
+            # ones they may say it in Japanese, or not at all (weighing nothing there), unless it
+            # is a name, or a thing the wiki never names in either language (ramen: the dictionary
+            # knows it as a noun, and the wiki has none of its renderings): then nothing answers
+            # what it asks.
+            unknown = (
+                not frequencies.get(keyword.text)
+                and names_a_thing(keyword.text)
+                and not any(written_in(gloss, frequencies) for gloss in keyword.glosses)
+            )
+            weights[keyword.text] = idf if unknown or _typed_as_name(question.text, keyword) else idf * latin
         elif says_a_change(keyword.text):
             # A verb of change (向上, 短縮) the passages do not say: they say it otherwise (MFU …
             # 1.34 倍だった), a gap of wording, as when its English form is missing.
@@ -97,6 +108,27 @@ def keyword_weights(
         if keyword.lone:
             weights[keyword.text] = lightest / 2
     return weights
+
+
+def _frequency(keyword: Keyword, frequencies: Mapping[str, int]) -> int:
+    """In how many passages the keyword may stand: a bigram of a katakana word no more often
+    than the word's rarest bigram (ラーメン is as rare as ーメ, whatever メン is)."""
+    if keyword.whole is None:
+        return frequencies.get(keyword.text, 0)
+    return min(frequencies.get(term, 0) for term in bigrams(keyword.whole))
+
+
+def written_in(text: str, frequencies: Mapping[str, int]) -> bool:
+    """The wiki may write ``text``: a Latin word it contains, or Japanese whose every bigram it
+    contains (the frequencies hold ``bigrams`` of each rendering, `index.asking.search.retrieve`)."""
+    if text.isascii():
+        return bool(frequencies.get(text))
+    terms = bigrams(text)
+    return bool(terms) and all(frequencies.get(term) for term in terms)
+
+
+def bigrams(text: str) -> list[str]:
+    return [token.text for token in tokenize(text)]
 
 
 def _is_latin(folded: str) -> bool:
@@ -143,8 +175,11 @@ class SaidText:
 
 
 def words_of(folded: str) -> frozenset[str]:
-    return frozenset(singular(word) for word in _LATIN.findall(folded))
+    """The Latin words of a text as keywords are written (singular), and their stems."""
+    found = _LATIN.findall(folded)
+    return frozenset((*(singular(word) for word in found), *(stem(word) for word in found)))
 
 
-def occurs_in(text: str, folded: str, words: set[str]) -> bool:
-    return text in words if text.isascii() else text in folded
+def occurs_in(text: str, folded: str, words: set[str] | frozenset[str]) -> bool:
+    """``text`` is in the folded text: a Latin word in any inflection (`stem`), CJK anywhere."""
+    return (text in words or stem(text) in words) if text.isascii() else text in folded

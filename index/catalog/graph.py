@@ -95,10 +95,22 @@ class StoredResolver:
         known, path = self._rows.resolution(clean_target(target))
         if known:
             return path
+        return self._resolver().resolve(target)
+
+    def resolve_many(self, targets: Iterable[str]) -> dict[str, str | None]:
+        """Every target's page, those some page links in one query (a log names thousands)."""
+        cleaned = {target: clean_target(target) for target in targets}
+        stored = self._rows.resolutions(cleaned.values())
+        return {
+            target: stored[clean] if clean in stored else self._resolver().resolve(target)
+            for target, clean in cleaned.items()
+        }
+
+    def _resolver(self) -> LinkResolver:
         with self._lock:
             if self._fallback is None:
                 self._fallback = LinkResolver(self._rows.link_targets())
-        return self._fallback.resolve(target)
+            return self._fallback
 
 
 def known_by(page: Page) -> KnownBy:

@@ -9,6 +9,7 @@ older schema, or an index from before the SQLite catalog, knew of when each page
 
 from __future__ import annotations
 
+import json
 import pickle
 import sqlite3
 import threading
@@ -18,7 +19,9 @@ from pathlib import Path
 
 from index.catalog.names import Entry, NamedPage, entry_order, mention_order
 from index.catalog.schema import ALIAS_SEPARATOR, SCHEMA_VERSION, connect, outlinks
+from index.digest import Dated
 from index.model import FileProblem, Page
+from index.reading.wiki_log import LogEntry
 
 PAGE_CACHE = 1024
 """Pages kept decoded per generation state: a card reads its page and every page it links to."""
@@ -171,6 +174,61 @@ class CatalogRows:
         )
         return list(self.db().execute(query, [*wanted, limit]))
 
+    def dated_pages(self) -> list[Dated]:
+        """Every page as the digest reads it, with when the index first saw it."""
+        return self._dated("")
+
+    def dated_candidates(self, low: str, high: str, paths: Iterable[str]) -> list[Dated]:
+        """The pages that may be new on a day: dated (by their field or first sighting) between
+        ``low`` and ``high`` (ISO dates, a day either side of it: time zones), or among ``paths``."""
+        return self._dated(
+            " WHERE substr(p.born, 1, 10) BETWEEN ?1 AND ?2 OR substr(f.first_seen, 1, 10) BETWEEN ?1 AND ?2"
+            " OR p.path IN (SELECT value FROM json_each(?3))",
+            (low, high, json.dumps(sorted(set(paths)))),
+        )
+
+    def dated_of(self, paths: Iterable[str]) -> list[Dated]:
+        return self._dated(
+            " WHERE p.path IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(paths))),)
+        )
+
+    def dated_of_type(self, kind: str) -> list[Dated]:
+        return self._dated(" WHERE p.type = ?", (kind,))
+
+    def has_type(self, kind: str) -> bool:
+        """Whether some knowledge page is of type ``kind``."""
+        query = "SELECT 1 FROM pages WHERE type = ? AND knowledge = 1 LIMIT 1"
+        return self.db().execute(query, (kind,)).fetchone() is not None
+
+    def _dated(self, where: str, parameters: tuple = ()) -> list[Dated]:
+        rows = self.db().execute(
+            "SELECT p.path, p.title, p.type, p.knowledge, p.born_field, p.born, f.first_seen, p.companion"
+            " FROM pages p LEFT JOIN files f ON f.path = p.path" + where,
+            parameters,
+        )
+        return [
+            Dated(path, title, type_, bool(knowledge), field, value, seen, companion)
+            for path, title, type_, knowledge, field, value, seen, companion in rows
+        ]
+
+    def resolutions(self, targets: Iterable[str]) -> dict[str, str | None]:
+        """What each of ``targets`` (cleaned) resolves to, for those some page links."""
+        rows = self.db().execute(
+            "SELECT j.value, (SELECT resolved FROM links WHERE target = j.value LIMIT 1) FROM json_each(?) j"
+            " WHERE EXISTS (SELECT 1 FROM links WHERE target = j.value)",
+            (json.dumps(sorted(set(targets))),),
+        )
+        return dict(rows.fetchall())
+
+    def link_counts(self, paths: Iterable[str]) -> dict[str, int]:
+        """How many other pages link to each of ``paths`` (those linked at all)."""
+        rows = self.db().execute(
+            "SELECT resolved, count(DISTINCT source) FROM links"
+            " WHERE resolved IN (SELECT value FROM json_each(?)) AND source != resolved GROUP BY resolved",
+            (json.dumps(list(paths)),),
+        )
+        return dict(rows.fetchall())
+
     def link_targets(self) -> Iterator[tuple[str, str, tuple[str, ...]]]:
         """(path, title, aliases) of every knowledge page, for a `index.reading.wikilinks.LinkResolver`."""
         rows = self.db().execute("SELECT path, title, aliases FROM pages WHERE knowledge = 1")
@@ -278,6 +336,10 @@ class Catalog:
             raise CatalogError(f"catalog at {generation} has schema {meta.get('version')}")
         self.serial: int = int(meta.get("serial") or 0)
         self.updated_at: str = str(meta.get("updated_at") or "")
+        self.removal_warning: str | None = (
+            str(meta["removal_warning"]) if meta.get("removal_warning") else None
+        )
+        """Set by an update that removed most of the vault's files, until one changes it again."""
         self.pages = PageMap(self.rows)
         self.first_seen = FirstSeen(self.rows)
         problems = self.rows.db().execute(
@@ -304,8 +366,12 @@ class Catalog:
         return (str(self.generation), int(serial)) if serial is not None else None  # type: ignore[call-overload]
 
     @property
-    def log_text(self) -> str:
-        return str(self.rows.meta("log_text") or "")
+    def log_entries(self) -> tuple[LogEntry, ...]:
+        """The wiki's log, parsed when it changed (`index.reading.wiki_log`): a digest reads it every day."""
+        stored = self.rows.meta("log_entries")
+        return (
+            tuple(LogEntry(*fields) for fields in pickle.loads(stored)) if isinstance(stored, bytes) else ()
+        )
 
     @property
     def log_fingerprint(self) -> str:

@@ -1,9 +1,10 @@
 """The catalog's schema: its tables, its version, and the connection and query both sides share.
 
 Tables (``TABLES``): ``files`` (fingerprint, when first seen, why skipped), ``pages`` (the columns
-lookups need), ``records`` (the parsed page without its text, which the search store holds), ``links``
-(each link of a knowledge page in order, with what it resolves to), ``names`` (every name a page is
-known by, its own and the display names of links to it, worked out once: `index.catalog.names.name_row`).
+lookups and the digest need), ``records`` (the parsed page without its text, which the search store
+holds), ``links`` (each link of a knowledge page in order, with what it resolves to), ``names``
+(every name a page is known by, its own and the display names of links to it, worked out once:
+`index.catalog.names.name_row`).
 A catalog of another ``SCHEMA_VERSION`` is not read: the index is rebuilt.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 CATALOG_FILE = "catalog.sqlite3"
 TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -22,8 +23,11 @@ CREATE TABLE files (
 ) WITHOUT ROWID;
 CREATE TABLE pages (
     path TEXT PRIMARY KEY, type TEXT NOT NULL, knowledge INTEGER NOT NULL, title TEXT NOT NULL,
-    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, year INTEGER
+    tier TEXT NOT NULL, aliases TEXT NOT NULL, token TEXT NOT NULL, year INTEGER,
+    born_field TEXT, born TEXT, companion TEXT
 ) WITHOUT ROWID;
+-- born_field, born: the frontmatter field that dates the page and its value; companion: a brief's
+-- source. The digest reads them for every page, and no page's record (`index.digest.Dated`).
 -- Apart from the columns lookups join: in the same rows, a parsed page (1.3 KB) made the pages
 -- table 22 times as large (437 MB at 100,000 pages), read from disk after a build. With a rowid:
 -- rows that size overflow a WITHOUT ROWID table's 4 KB pages, which then stand two thirds empty.

@@ -8,12 +8,14 @@ page, a link or a name is.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import astuple
 from pathlib import Path
 
 from index.catalog.names import NamedPage, NameRow, distinct_rows, many_words
 from index.catalog.schema import ALIAS_SEPARATOR, INDEXES, SCHEMA_VERSION, TABLES, LinkRow, connect, outlinks
 from index.model import Page
+from index.reading.wiki_log import LogEntry
 
 
 class CatalogWriter:
@@ -27,17 +29,36 @@ class CatalogWriter:
             self.db.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + TABLES)
             self.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
-                [("version", SCHEMA_VERSION), ("serial", 0), ("updated_at", ""), ("log_text", "")],
+                [
+                    ("version", SCHEMA_VERSION),
+                    ("serial", 0),
+                    ("updated_at", ""),
+                    ("log_entries", _pickled(())),
+                ],
             )
         self.db.execute("BEGIN IMMEDIATE")
 
-    def finish(self, *, updated_at: str, log_text: str | None, log_fingerprint: str) -> int:
+    def finish(
+        self,
+        *,
+        updated_at: str,
+        log_entries: Sequence[LogEntry] | None,
+        log_fingerprint: str,
+        removal_warning: str | None = None,
+    ) -> int:
         """Commit, with a new serial (readers elsewhere notice it); returns the serial.
-        ``log_text`` None: the log did not change (it is not written again)."""
+        ``log_entries`` None: the log did not change (it is not written again). ``removal_warning``:
+        the vault lost most of its files (`index.indexer.warn_of_removal`), None when it did not."""
         serial = self.db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()[0] + 1
-        values = {"serial": serial, "updated_at": updated_at, "log_print": log_fingerprint}
-        if log_text is not None:
-            values["log_text"] = log_text
+        values: dict[str, object] = {
+            "serial": serial,
+            "updated_at": updated_at,
+            "log_print": log_fingerprint,
+            "removal_warning": removal_warning,
+        }
+        if log_entries is not None:
+            # As tuples: unpickled every digest, a dataclass apiece took ten times as long.
+            values["log_entries"] = _pickled([astuple(entry) for entry in log_entries])
         self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
         self.db.execute("COMMIT")
         return serial
@@ -77,14 +98,23 @@ class CatalogWriter:
             (path, *fingerprint, first_seen, skipped, warning),
         )
 
+    def first_seen_of(self, path: str) -> str | None:
+        row = self.db.execute("SELECT first_seen FROM files WHERE path = ?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def title_of(self, path: str) -> str | None:
+        row = self.db.execute("SELECT title FROM pages WHERE path = ?", (path,)).fetchone()
+        return row[0] if row else None
+
     def remove_file(self, path: str) -> None:
         self.db.execute("DELETE FROM files WHERE path = ?", (path,))
 
     # pages ------------------------------------------------------------------------------------
 
-    def put_page(self, page: Page, *, knowledge: bool, token: str) -> None:
+    def put_page(self, page: Page, *, knowledge: bool, token: str, born: tuple[str, str] | None) -> None:
+        """The page's rows; ``born``: the frontmatter field that dates it and its value."""
         self.db.execute(
-            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 page.path,
                 page.type,
@@ -94,6 +124,8 @@ class CatalogWriter:
                 ALIAS_SEPARATOR.join(page.aliases),
                 token,
                 page.year,
+                *(born or (None, None)),
+                page.companion_of,
             ),
         )
         self.db.execute(
@@ -209,3 +241,7 @@ class CatalogWriter:
         if getattr(self, "_texts", False):
             self.db.execute("DROP TABLE texts")
             self._texts = False
+
+
+def _pickled(value: object) -> bytes:
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

@@ -52,7 +52,12 @@ GUIDE_NAMES = frozenset({"overview.md", "claude.md"})
 """Compared casefolded: ``CLAUDE.md`` is a guide for the agents that write the wiki."""
 NAVIGATION_TARGETS = frozenset({"index", "log", "hot", "overview", "claude", "_index"})
 """Link targets that navigate the wiki (``[[index]]``) rather than name a page."""
-LOG_FILE = "log.md"
+LOG_NAME = re.compile(r"^log(?:[-_ ]?\d[\w-]*)?\.md$", re.IGNORECASE)
+"""The wiki's logs: ``log.md``, and logs split by period (``log-2026.md``, ``log_2025-06.md``)."""
+DATE_FIELDS = ("created", "ingested", "date", "added")
+"""Frontmatter fields that say when a page was added, in the order the digest reads them."""
+HAPPENED_TYPES = frozenset({"event", "events"})
+"""Pages whose ``date:`` says when the thing happened, not when the page was written."""
 
 
 def folder_type(folder: str) -> str:
@@ -85,6 +90,28 @@ BLURB_HEADING = "紹介文"
 INBOX_HEADING = "未編纂の観察"
 LEGACY_HEADINGS = {"横断的知見": INBOX_HEADING}
 """Old names of a heading, read as the current one."""
+RELATION_LABELS_EN = {
+    "開発元": "developer",
+    "関連組織": "related organisation",
+    "共同研究先": "research partner",
+    "所属": "affiliation",
+    "ソース": "source",
+    "関連プロダクト": "related product",
+    "関連人物": "related person",
+    "概念": "concept",
+    "エンティティ": "entity",
+    "関連": "related",
+    "別名": "also known as",
+}
+"""The ``## 関連`` labels of the format (and 別名, a page's aliases) as an English answer says them:
+``ByteDance — developer of Minder``. A label not listed is shown as the wiki writes it."""
+PROPERTIES_HEADING = "Properties"
+"""The section a page's frontmatter fields are read into (Obsidian calls them properties)."""
+UNASKED_PROPERTIES = frozenset(
+    {"type", "title", "aliases", "alias", "tags", "tag", "cssclasses", "cssclass", "publish", "address",
+     "entity_tier", "key_claims", "role", "permalink", "draft", "generated", "confidence_score"}
+)  # fmt: skip
+"""Frontmatter fields nobody asks about as facts: they type or name the page (read elsewhere)."""
 LINK_LIST_HEADINGS = frozenset({RELATIONS_HEADING, RELATED_SOURCES_HEADING, CITATIONS_HEADING})
 """Sections whose list items name other pages rather than say something about this one."""
 ARCHIVE_CALLOUT = "編纂前の観察"

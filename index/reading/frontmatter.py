@@ -4,18 +4,72 @@ Forgiving by design (wiki-format §3): inline and block lists, ``aliases: []``, 
 unknown keys and CRLF are all fine. PyYAML turns ``created: 2026-06-02`` into a date, so every
 date is stringified. When YAML refuses the block, a line-by-line reading (as the harness does)
 still recovers the flat keys, and the problem is reported.
+
+Bounded for any block: a value that does not exist (``created: 2026-02-30``, ``!!int abc``) loses
+its field, not the page. YAML aliases share one loaded structure that copying into plain values
+would expand (nine levels of nine aliases, the "billion laughs", are a billion values; ``a: &a
+[*a]`` is infinite), so the copy is given a budget proportional to the block's own size and a
+depth; a block beyond either is read line by line instead, and the problem reported.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
 # libyaml's loader is about nine times faster; the pure-Python one behaves the same.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_DEPTH = 16
+"""How deep lists and mappings may nest in frontmatter (real ones nest once or twice)."""
+_SIZE_FACTOR = 2
+"""Loaded values (one per node, plus the characters of texts) a block may hold per character of its
+own: without aliases a block never holds more, so only aliases expanding it reach the limit."""
+
+
+class _Invalid:
+    """A scalar its tag's constructor refused (``2026-02-30`` as a date): its field is dropped."""
+
+    def __init__(self, text: str, kind: str) -> None:
+        self.text, self.kind = text, kind
+
+
+class _Loader(_SAFE_LOADER):  # type: ignore[misc, valid-type]
+    """The safe loader, where a scalar that is not what its tag says loads as `_Invalid`."""
+
+
+def _tolerant(kind: str, construct: Callable[[Any, Any], object]) -> Callable[[Any, Any], object]:
+    def construct_or_invalid(loader: Any, node: Any) -> object:
+        try:
+            return construct(loader, node)
+        except Exception:  # the constructors raise ValueError, KeyError, AttributeError …
+            return _Invalid(str(node.value), kind)
+
+    return construct_or_invalid
+
+
+def _add_tolerant_constructors() -> None:
+    for tag, kind in (("timestamp", "date"), ("int", "integer"), ("float", "number"), ("bool", "boolean")):
+        name = f"tag:yaml.org,2002:{tag}"
+        _Loader.add_constructor(name, _tolerant(kind, _Loader.yaml_constructors[name]))
+
+
+_add_tolerant_constructors()
+
+
+class _Unbounded(Exception):
+    """The loaded block expands beyond its budget or nests too deep; the message says which."""
+
+
+class _Dropped(Exception):
+    def __init__(self, invalid: _Invalid) -> None:
+        self.invalid = invalid
+
+
 _OPENING = re.compile(r"\A(?:\ufeff)?---[ \t]*\n")
 _CLOSING = re.compile(r"^---[ \t]*$", re.MULTILINE)
 _KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*):\s*(.*)$")
@@ -40,26 +94,69 @@ def split_frontmatter(text: str) -> Split:
     block = text[opening.end() : closing.start()]
     body = text[closing.end() :].lstrip("\n")
     try:
-        loaded = yaml.load(block, Loader=_LOADER) if block.strip() else {}
-    except (yaml.YAMLError, RecursionError) as error:  # RecursionError: a self-referencing anchor
+        loaded = yaml.load(block, Loader=_Loader) if block.strip() else {}
+    except Exception as error:  # YAMLError, and whatever else a hostile block makes PyYAML raise
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark else ""
         return Split(_read_lines(block), body, f"frontmatter is not valid YAML{where}; read line by line")
     if not isinstance(loaded, dict):
         return Split({}, body, "frontmatter is not a mapping; ignored")
-    return Split({str(key): _plain(value) for key, value in loaded.items()}, body)
+    try:
+        meta, dropped = _plain_fields(loaded, _SIZE_FACTOR * len(block) + 100)
+    except _Unbounded as error:
+        return Split(_read_lines(block), body, f"frontmatter {error}; read line by line")
+    problems = [
+        f"frontmatter field '{key}' dropped: {shown(value)!r} is not a valid {kind}"
+        for key, value, kind in dropped
+    ]
+    return Split(meta, body, "; ".join(problems) or None)
 
 
-def _plain(value: object) -> object:
+def _plain_fields(
+    loaded: dict[object, object], budget: int
+) -> tuple[dict[str, object], list[tuple[str, str, str]]]:
+    """The loaded fields as plain values (dates as text), within ``budget`` values; and the fields
+    dropped for holding an invalid value (key, the value as written, what it should have been)."""
+    left = [budget]
+    meta: dict[str, object] = {}
+    dropped: list[tuple[str, str, str]] = []
+    for key, value in loaded.items():
+        name = key.text if isinstance(key, _Invalid) else str(_plain(key, left, 1))
+        try:
+            meta[name] = _plain(value, left, 1)
+        except _Dropped as error:
+            dropped.append((name, error.invalid.text, error.invalid.kind))
+    return meta, dropped
+
+
+def _plain(value: object, left: list[int], depth: int) -> object:
+    """``value`` with dates as text, counting what it holds against ``left[0]``."""
+    left[0] -= 1 + (len(value) if isinstance(value, str | bytes) else 0)
+    if left[0] < 0:
+        raise _Unbounded("expands far beyond its own size (YAML aliases)")
+    if depth > MAX_DEPTH:
+        raise _Unbounded(f"nests deeper than {MAX_DEPTH} levels (or refers to itself)")
+    if isinstance(value, _Invalid):
+        raise _Dropped(value)
     if isinstance(value, dt.datetime):
-        return value.strftime("%Y-%m-%d %H:%M")
+        # An offset is kept: the digest converts ``created: 2026-05-01T20:00:00Z`` to its own zone.
+        return value.isoformat(" ", "minutes") if value.tzinfo else value.strftime("%Y-%m-%d %H:%M")
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, list):
-        return [_plain(item) for item in value]
+        return [_plain(item, left, depth + 1) for item in value]
+    if isinstance(value, set):  # !!set: in a stable order
+        return [_plain(item, left, depth + 1) for item in sorted(value, key=str)]
     if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
+        return {
+            str(_plain(key, left, depth + 1)): _plain(item, left, depth + 1) for key, item in value.items()
+        }
     return value
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """A value as a problem quotes it: short."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _read_lines(block: str) -> dict[str, object]:

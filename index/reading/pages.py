@@ -23,16 +23,18 @@ from index.reading.format import (
     LINK_KEYS,
     LINK_LIST_HEADINGS,
     NOTE,
+    PROPERTIES_HEADING,
     RELATED_SOURCES_HEADING,
     RELATIONS_HEADING,
     SOURCE,
     SOURCE_LABEL,
     SOURCE_NAME,
     SOURCES_DIR,
+    UNASKED_PROPERTIES,
 )
 from index.reading.frontmatter import list_value, split_frontmatter, text_value
 from index.reading.prose import CALLOUT, blurb_text, plain_text, summarize
-from index.reading.wikilinks import find_links, find_links_in_values, strip_code
+from index.reading.wikilinks import find_links, find_links_in_values, strip_code, strip_comments
 
 _SECTION_SPLIT = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(```|~~~)")
@@ -40,6 +42,30 @@ _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 _RELATION_LINE = re.compile(r"^\s*[-*+]\s*(?:\*\*)?([^\[\]:：*]{1,40}?)(?:\*\*)?\s*[:：]\s*(.*)$")
 _BULLET_LINK = re.compile(r"^\s*[-*+]\s*\[\[")
 _LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
+_TEXT_FIELDS = (
+    "type",
+    "title",
+    "address",
+    "role",
+    "entity_tier",
+    "created",
+    "date",
+    "date_published",
+    "venue",
+    "source_type",
+    "entity_type",
+    "publish",
+)
+"""The frontmatter fields a page reads as text (`_typed`)."""
+_LIST_FIELDS = tuple(dict.fromkeys(("aliases", "alias", "key_claims", *LINK_KEYS)))
+"""The frontmatter fields a page reads as lists (a text counts as a list of one, or of its commas)."""
+MAX_PAGE_BYTES = 2 * 1024 * 1024
+"""What is indexed of one file: its first 2 MiB (the longest page of a real wiki is a few hundred
+KB). A larger file is cut there, with a warning naming it, so that whatever is pushed to the vault
+the work of reading one page (splitting, links, names) stays bounded."""
+MAX_NAME_CHARS = 200
+"""Titles, aliases and headings are cut to this many characters: they are folded, compared and
+looked up as names, and an H1 of megabytes must not be."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +77,10 @@ class Parsed:
 def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed:
     """Read one file's bytes as a page. ``folder_type`` is the type its folder implies."""
     problems: list[str] = []
+    if len(data) > MAX_PAGE_BYTES:
+        data = _cut_at_character(data, MAX_PAGE_BYTES)
+        megabytes = MAX_PAGE_BYTES // 2**20
+        problems.append(f"larger than {megabytes} MB: only its first {megabytes} MB are indexed")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -62,7 +92,9 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
     split = split_frontmatter(text)
     if split.problem:
         problems.append(split.problem)
-    meta, body = split.meta, split.body
+    meta, wrong = _typed(split.meta)
+    problems.extend(wrong)
+    body = strip_comments(split.body)
     body, flattened_title = unflatten(body)
     stem = unicodedata.normalize("NFC", path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
     source_name = SOURCE_NAME.match(stem)
@@ -80,6 +112,9 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         or (h1.group(1).strip() if h1 else None)
         or (source_name.group(3) if source_name else stem)
     )
+    if len(title) > MAX_NAME_CHARS:
+        problems.append(f"title longer than {MAX_NAME_CHARS} characters; cut")
+        title = _name(title)
     intro_text = _H1.sub("", intro, count=1) if h1 else intro
     all_sections = (Section("", intro_text.strip()), *sections) if intro_text.strip() else tuple(sections)
     year, venue = _year_and_venue(meta, source_name)
@@ -89,7 +124,7 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         type=page_type.casefold(),
         title=unicodedata.normalize("NFC", title),
         aliases=tuple(
-            unicodedata.normalize("NFC", a)
+            unicodedata.normalize("NFC", _name(a))
             for a in (*list_value(meta, "aliases"), *list_value(meta, "alias"))
         ),
         summary=summarize(page_type, meta, all_sections),
@@ -97,6 +132,8 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         tier=(text_value(meta, "entity_tier") or "full").casefold(),
         created=text_value(meta, "created"),
         date=text_value(meta, "date"),
+        ingested=text_value(meta, "ingested"),
+        added=text_value(meta, "added"),
         year=year,
         venue=venue,
         source_type=text_value(meta, "source_type"),
@@ -104,13 +141,54 @@ def parse_page(path: str, data: bytes, folder_type: str | None = None) -> Parsed
         publish=str(meta.get("publish", True)).casefold() not in {"false", "no", "0"},
         relations=tuple(_relations(meta, all_sections)),
         links=tuple(_links(meta, body)),
-        sections=tuple(
-            Section(s.heading, plain_text(_prose_of(s))) for s in all_sections if _prose_of(s).strip()
+        sections=(
+            *(Section(s.heading, plain_text(_prose_of(s))) for s in all_sections if _prose_of(s).strip()),
+            *_properties(meta),
         ),
         blurb=_blurb(all_sections),
         companion_of=_companion_of(path, meta) if page_type.casefold() in COMPANION_TYPES else None,
     )
     return Parsed(page, tuple(problems))
+
+
+def _typed(meta: dict[str, object]) -> tuple[dict[str, object], list[str]]:
+    """The frontmatter with each field a page reads in the shape it is read in, and what was
+    dropped: a text field holding a list or a mapping, a list field holding a mapping, and the
+    items of a list field that are lists or mappings (an unquoted ``[[link]]`` is a list in YAML)."""
+    typed = dict(meta)
+    problems: list[str] = []
+    for key in _TEXT_FIELDS:
+        value = typed.get(key)
+        if isinstance(value, list | dict):
+            del typed[key]
+            problems.append(f"frontmatter field '{key}' dropped: {_shape(value)} where text was expected")
+    for key in _LIST_FIELDS:
+        value = typed.get(key)
+        if isinstance(value, dict):
+            del typed[key]
+            problems.append(f"frontmatter field '{key}' dropped: {_shape(value)} where a list was expected")
+        elif isinstance(value, list) and any(isinstance(item, list | dict) for item in value):
+            typed[key] = [item for item in value if not isinstance(item, list | dict)]
+            problems.append(
+                f"frontmatter field '{key}': items that are not text dropped (quote a link: \"[[…]]\")"
+            )
+    return typed, problems
+
+
+def _shape(value: object) -> str:
+    return "a list" if isinstance(value, list) else "a mapping"
+
+
+def _cut_at_character(data: bytes, limit: int) -> bytes:
+    """The first ``limit`` bytes or fewer, never cutting a UTF-8 character in two."""
+    end = limit
+    while end > limit - 3 and data[end] & 0xC0 == 0x80:  # a continuation byte: inside a character
+        end -= 1
+    return data[:end]
+
+
+def _name(text: str) -> str:
+    return text[:MAX_NAME_CHARS].rstrip() if len(text) > MAX_NAME_CHARS else text
 
 
 def unflatten(body: str) -> tuple[str, str | None]:
@@ -121,7 +199,7 @@ def unflatten(body: str) -> tuple[str, str | None]:
     the title when one was recovered from the flattened H1.
     """
     lines = [line for line in body.split("\n") if line.strip()]
-    if len(lines) > 2 or not lines[0].startswith("# ") or " ## " not in strip_code(lines[0]):
+    if not lines or len(lines) > 2 or not lines[0].startswith("# ") or " ## " not in strip_code(lines[0]):
         return body, None
     text = " ".join(lines)
     text = re.sub(r"\s+##\s+", "\n\n## ", text)
@@ -191,7 +269,8 @@ def split_sections(body: str) -> tuple[str, list[Section]]:
                 intro = buffer
             else:
                 sections.append(Section(heading, "\n".join(buffer).strip()))
-            heading = LEGACY_HEADINGS.get(match.group(1).strip(), match.group(1).strip())
+            written = _name(match.group(1).strip())
+            heading = LEGACY_HEADINGS.get(written, written)
             buffer = []
             continue
         buffer.append(line)
@@ -233,6 +312,20 @@ def _prose_of(section: Section) -> str:
     if section.heading not in LINK_LIST_HEADINGS:
         return section.text
     return "\n".join(line for line in section.text.split("\n") if not _LINK_ITEM.match(line))
+
+
+def _properties(meta: dict[str, object]) -> tuple[Section, ...]:
+    """The frontmatter fields a person may ask about (author, source, url, dates, a description),
+    one ``field: value`` line each, as a section of their own after the text."""
+    lines = []
+    for key, value in meta.items():
+        if not isinstance(key, str) or key.casefold() in UNASKED_PROPERTIES:
+            continue
+        values = list_value(meta, key) if isinstance(value, list) else (text_value(meta, key) or "",)
+        shown = ", ".join(plain_text(item) for item in values if item and not isinstance(item, dict))
+        if shown.strip() and not shown.startswith("{"):
+            lines.append(f"{key.replace('_', ' ')}: {shown}")
+    return (Section(PROPERTIES_HEADING, "\n".join(lines)),) if lines else ()
 
 
 def _year_and_venue(

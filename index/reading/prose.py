@@ -16,6 +16,7 @@ from index.reading.wikilinks import WIKILINK
 
 _SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：][^()（）]*[)）]")
 _MARKUP = re.compile(r"\*\*|__|`")
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
 CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
 """``> [!type]- title``: groups type, fold mark, title."""
@@ -24,6 +25,14 @@ _STRUCTURE_LINE = re.compile(r"^(?:#{1,6}[ \t].*|>\s*\[![\w-]+\].*)\n?", re.MULT
 """Heading lines and callout title lines: structure, not text."""
 _SENTENCE_END = re.compile(r"[。！？!?]+|\.(?=\s|$)")
 """A sentence ends at 。！？!? or at a full stop followed by a space (not inside ``3.5`` or ``e.g``)."""
+_UNBREAKABLE = re.compile(
+    r"<[^<>\s][^<>\n]*>"
+    r"|``[^\n]+?``|`[^`\n]+`"
+    r"|\b[a-z][a-z0-9+.\-]{0,31}://[^\s<>`「」『』（）【】、。，！？]*[^\s<>`「」『』（）【】、。，！？.,;:!?'\")\]]",
+    re.IGNORECASE,
+)
+"""What no sentence end may cut: ``<…>`` on one line (Slack's ``<!channel>``, ``<@U…>``,
+``<url|text>``; not ``a < b``), a code span, a URL (its trailing punctuation is the sentence's)."""
 _NOT_PROSE = ("#", ">", "![[", "|", "```", "Navigation:", "**Figure", "(Figure")
 SUMMARY_CHARS = 240
 
@@ -62,7 +71,43 @@ def plain_text(markdown: str) -> str:
 
     text = WIKILINK.sub(label, markdown.replace("\\|", "|"))
     text = _QUOTE.sub("", _CALLOUT_MARK.sub("", text))
-    return _MARKUP.sub("", text)
+    return _MARKUP.sub("", table_rows(text))
+
+
+def table_rows(text: str) -> str:
+    """Markdown tables as one line per row that says each cell under its column's header
+    (``| Setting | Default |`` over ``| port | 8000 |`` → ``Setting: port · Default: 8000``): a row
+    read alone, in a passage, a sentence or a Slack message, still says what its numbers are."""
+    lines = text.split("\n")
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        header = _cells(lines[index])
+        if header and index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1].strip()):
+            index += 2
+            while index < len(lines) and (row := _cells(lines[index])):
+                out.append(_row_line(header, row))
+                index += 1
+            continue
+        out.append(lines[index])
+        index += 1
+    return "\n".join(out)
+
+
+def _cells(line: str) -> list[str]:
+    stripped = line.strip()
+    if not stripped.startswith("|") or stripped.count("|") < 2:
+        return []
+    return [cell.strip() for cell in stripped.strip("|").split("|")]
+
+
+def _row_line(header: list[str], row: list[str]) -> str:
+    pairs = [
+        f"{name}: {cell}" if name else cell
+        for name, cell in zip(header + [""] * (len(row) - len(header)), row, strict=False)
+        if cell
+    ]
+    return " · ".join(pairs)
 
 
 def blurb_text(markdown: str) -> str:
@@ -127,12 +172,29 @@ def _first_paragraph(text: str) -> str | None:
     return " ".join(paragraph) or None
 
 
+def masked(text: str) -> str:
+    """``text`` with each span no sentence end may cut (``<!channel>``, a code span, a URL) written
+    as as many ``x``: the sentence ends found in it are outside them, at the same offsets."""
+    return _UNBREAKABLE.sub(lambda match: "x" * len(match.group()), text)
+
+
+def split_outside(pattern: re.Pattern[str], text: str) -> list[str]:
+    """``pattern.split(text)`` (for a pattern without groups) that never cuts inside ``<…>``, a code
+    span or a URL: the ``!`` of ``<!channel>`` or the ``?`` of ``https://a.b/c?d=1`` end nothing."""
+    pieces, start = [], 0
+    for match in pattern.finditer(masked(text)):
+        pieces.append(text[start : match.start()])
+        start = match.end()
+    pieces.append(text[start:])
+    return pieces
+
+
 def shorten(text: str, limit: int) -> str:
     """Whitespace folded, then cut at the last sentence end within ``limit`` characters (past its
     first third), else at ``limit`` with an ellipsis."""
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    head = text[: limit + 1]  # one more: a full stop at the limit is an end only before a space
+    head = masked(text)[: limit + 1]  # one more: a full stop at the limit is an end only before a space
     ends = [m.end() for m in _SENTENCE_END.finditer(head) if limit // 3 < m.end() <= limit]
     return text[: ends[-1]].strip() if ends else text[:limit].rstrip() + "…"

@@ -10,11 +10,23 @@ Never pages, in any layout: dot-folders and dot-files (never even walked), tooli
 ``_``-folders and ``_``-files, ``meta/`` and ``raw/`` folders, catalogs and guides by name. Every
 Markdown file that is not a page is counted with its reason, per top folder (`VaultSurvey`), so
 ``sakuin index`` and ``sakuin doctor`` can say what was left out.
+
+Only regular files are read, and no symbolic link is ever followed inside the vault: not a link
+to a file or folder outside it (``Environ.md -> /proc/self/environ``), not a link to a device
+(``/dev/zero``), and not a link to another note of the same vault either (that note is read under
+its own name already; following some links and not others would make what is read depend on where
+a link points at the moment of reading). A linked file or folder, a FIFO, a device or a socket is
+left out and counted under its reason (`SYMLINK`, `NOT_REGULAR`). The vault's root itself may be a
+link (``WIKI_DIR`` names it): it is where the vault is. `read_vault_file` opens every folder on the
+way from the root and then the file with ``O_NOFOLLOW`` and checks the opened file is a regular
+one, so a file or folder swapped for a link between the walk and the read is not followed either.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -26,7 +38,7 @@ from index.reading.format import (
     CATALOG_NAMES,
     FOLDER_TYPES,
     GUIDE_NAMES,
-    LOG_FILE,
+    LOG_NAME,
     META_DIRS,
     RAW_DIRS,
     TOOLING_DIRS,
@@ -46,6 +58,10 @@ META = "meta/ folder"
 RAW = "raw material"
 UNDERSCORE = "_-prefixed"
 UNREADABLE = "could not be read"
+SYMLINK = "symbolic link"
+"""A linked file or folder: never followed (see the module's docstring)."""
+NOT_REGULAR = "not a regular file"
+"""A FIFO, a device or a socket named like a page: reading it could block or never end."""
 TEXT_ATTACHMENT = "text file beside Markdown notes"
 NOT_NOTES = frozenset({CATALOG, GUIDE, TEXT_ATTACHMENT})
 """Left out by design and never a note: they do not count towards the 'most left out' warning."""
@@ -58,8 +74,10 @@ WARNED_FOLDERS = 5
 class VaultFile:
     path: str
     """Vault-relative POSIX path, NFC-normalised."""
-    absolute: str
-    """Where to read it (the name as the file system spells it, which may be NFD)."""
+    root: str
+    """The vault's root, as given."""
+    spelled: str
+    """The path from the root as the file system spells it (which may be NFD): what is read."""
     folder_type: str | None
     mtime_ns: int
     size: int
@@ -79,12 +97,13 @@ class Scan:
 
 def scan_vault(root: Path) -> Scan:
     """Every file that is a page, in a stable order, and the count of every one that is not."""
-    layout = WIKI if (root / WIKI_DIR).is_dir() else PLAIN
+    layout = vault_layout(root)
     pages: list[VaultFile] = []
     texts: list[tuple[tuple[str, ...], os.DirEntry[str]]] = []
     indexed: Counter[str] = Counter()
     left_out: dict[str, Counter[str]] = {}
-    stack: list[tuple[str, tuple[str, ...], str | None]] = [(str(root), (), None)]
+    base = str(root)
+    stack: list[tuple[str, tuple[str, ...], str | None]] = [(base, (), None)]
     while stack:
         directory, parts, inherited = stack.pop()  # parts: NFC names from the root
         try:
@@ -98,12 +117,18 @@ def scan_vault(root: Path) -> Scan:
                 continue
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
+                linked_folder = not is_dir and entry.is_symlink() and entry.is_dir()
             except OSError:
                 continue
-            if is_dir:
-                if name.casefold() not in TOOLING_DIRS:
-                    reason = inherited or _folder_reason(layout, parts, name)
+            if is_dir or linked_folder:
+                if name.casefold() in TOOLING_DIRS:
+                    continue
+                reason = inherited or _folder_reason(layout, parts, name)
+                if is_dir:
                     stack.append((entry.path, (*parts, name), reason))
+                elif reason is None:  # a folder the vault would read: say that it was not
+                    top = top_folder("/".join((*parts, name, "")), layout)
+                    left_out.setdefault(top, Counter())[SYMLINK] += 1
                 continue
             relative = (*parts, name)
             if name.endswith(EXPORT_SUFFIX):
@@ -113,8 +138,8 @@ def scan_vault(root: Path) -> Scan:
             if not name.endswith(NOTE_SUFFIX):
                 continue
             top = top_folder("/".join(relative), layout)
-            reason = inherited or _file_reason(layout, relative)
-            file = None if reason else _vault_file(entry, relative, _type_of(layout, relative))
+            reason = inherited or _file_reason(layout, relative) or _kind_reason(entry)
+            file = None if reason else _vault_file(base, entry, relative, _type_of(layout, relative))
             if file is None:
                 left_out.setdefault(top, Counter())[reason or UNREADABLE] += 1
             else:
@@ -124,9 +149,10 @@ def scan_vault(root: Path) -> Scan:
         layout = EXPORTS
     for relative, entry in texts:
         top = top_folder("/".join(relative), layout)
-        file = _vault_file(entry, relative, _type_of(layout, relative)) if layout == EXPORTS else None
+        reason = TEXT_ATTACHMENT if layout != EXPORTS else _kind_reason(entry)
+        file = None if reason else _vault_file(base, entry, relative, _type_of(layout, relative))
         if file is None:
-            left_out.setdefault(top, Counter())[TEXT_ATTACHMENT if layout != EXPORTS else UNREADABLE] += 1
+            left_out.setdefault(top, Counter())[reason or UNREADABLE] += 1
         else:
             pages.append(file)
             indexed[top] += 1
@@ -135,8 +161,16 @@ def scan_vault(root: Path) -> Scan:
 
 
 def vault_layout(root: Path) -> str:
-    """``wiki`` or ``plain`` (a folder of exports is told apart only by a whole scan)."""
-    return WIKI if (root / WIKI_DIR).is_dir() else PLAIN
+    """``wiki`` or ``plain`` (a folder of exports is told apart only by a whole scan). A linked
+    ``wiki/`` is not followed, so it does not make a wiki layout either."""
+    return WIKI if _is_folder(root / WIKI_DIR) else PLAIN
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def files_at(root: Path, layout: str, paths: Iterable[str]) -> tuple[list[VaultFile], list[str]]:
@@ -164,17 +198,27 @@ def _file_at(root: Path, layout: str, path: str) -> VaultFile | None:
             return None
     if _file_reason(layout, parts):
         return None
+    found = _regular_stat(root, path)
+    if found is None:
+        return None
+    return VaultFile(
+        "/".join(parts), str(root), path, _type_of(layout, parts), found.st_mtime_ns, found.st_size
+    )
+
+
+def _regular_stat(root: Path, spelled: str) -> os.stat_result | None:
+    """The file's status when it and every folder on its way from the root are no link and it is a
+    regular file (what `scan_vault` reads), else None. The read checks again (`read_vault_file`)."""
     folder = root
-    for name in path.split("/")[:-1]:
+    for name in spelled.split("/")[:-1]:
         folder = folder / name
-        if folder.is_symlink():  # the scan does not follow links to folders
+        if not _is_folder(folder):
             return None
-    absolute = str(root / path)
     try:
-        stat = os.stat(absolute)
+        found = os.lstat(root / spelled)
     except OSError:
         return None
-    return VaultFile("/".join(parts), absolute, _type_of(layout, parts), stat.st_mtime_ns, stat.st_size)
+    return found if stat.S_ISREG(found.st_mode) else None
 
 
 def survey_vault(root: Path, skipped: Mapping[str, str] | None = None) -> VaultSurvey:
@@ -253,7 +297,7 @@ def _file_reason(layout: str, relative: tuple[str, ...]) -> str | None:
     name = relative[-1].casefold()
     if layout == WIKI and len(relative) == 1:
         return OUTSIDE_WIKI
-    if name in CATALOG_NAMES:
+    if name in CATALOG_NAMES or LOG_NAME.match(name):
         return CATALOG
     if name in GUIDE_NAMES:
         return GUIDE
@@ -270,32 +314,115 @@ def _type_of(layout: str, relative: tuple[str, ...]) -> str | None:
     return known
 
 
-def _vault_file(
-    entry: os.DirEntry[str], relative: tuple[str, ...], page_type: str | None
-) -> VaultFile | None:
-    """The file with its fingerprint, or None when it cannot be stat'ed (a dangling link)."""
+def _kind_reason(entry: os.DirEntry[str]) -> str | None:
+    """Why a file named like a page cannot be one by its kind: a link, or not a regular file."""
     try:
-        stat = entry.stat()
+        if entry.is_symlink():
+            return SYMLINK
+        return None if entry.is_file(follow_symlinks=False) else NOT_REGULAR
+    except OSError:
+        return UNREADABLE
+
+
+def _vault_file(
+    root: str, entry: os.DirEntry[str], relative: tuple[str, ...], page_type: str | None
+) -> VaultFile | None:
+    """The file with its fingerprint, or None when it cannot be stat'ed (removed since it was listed)."""
+    try:
+        found = entry.stat(follow_symlinks=False)
     except OSError:
         return None
-    return VaultFile("/".join(relative), entry.path, page_type, stat.st_mtime_ns, stat.st_size)
+    spelled = entry.path[len(root) :].lstrip(os.sep).replace(os.sep, "/")
+    return VaultFile("/".join(relative), root, spelled, page_type, found.st_mtime_ns, found.st_size)
+
+
+class RefusedFile(OSError):
+    """A file that is not read: a symbolic link on its way from the root, or not a regular file.
+    ``reason`` is the survey's (`SYMLINK`, `NOT_REGULAR`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+"""``O_NONBLOCK``: opening a FIFO for reading does not wait for a writer (it is then refused)."""
+
+
+def read_vault_file(root: str, spelled: str, limit: int | None = None) -> bytes:
+    """The bytes of the regular file at ``spelled`` (from ``root``, as the file system spells it),
+    at most ``limit`` of them. Each folder on the way and then the file are opened relative to the
+    one before with ``O_NOFOLLOW``, and the opened file is checked to be a regular file: a link or a
+    FIFO put in place since the walk raises `RefusedFile`; other failures raise `OSError`."""
+    names = spelled.split("/")
+    folder = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for name in names[:-1]:
+            inner = _open_refusing_links(name, _FOLDER_FLAGS, folder)
+            os.close(folder)
+            folder = inner
+        descriptor = _open_refusing_links(names[-1], _FILE_FLAGS, folder)
+    finally:
+        os.close(folder)
+    with os.fdopen(descriptor, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise RefusedFile(NOT_REGULAR)
+        return handle.read() if limit is None else handle.read(limit)
+
+
+def _open_refusing_links(name: str, flags: int, folder: int) -> int:
+    """``name`` opened in ``folder``; a link there raises `RefusedFile` (Linux says ``ELOOP`` for a
+    file, ``ENOTDIR`` for a folder opened with ``O_DIRECTORY``)."""
+    try:
+        return os.open(name, flags, dir_fd=folder)
+    except OSError as error:
+        if error.errno in (errno.ELOOP, errno.ENOTDIR) and _is_link_in(name, folder):
+            raise RefusedFile(SYMLINK) from error
+        raise
+
+
+def _is_link_in(name: str, folder: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def log_files(root: Path) -> list[str]:
+    """The wiki's logs, vault-relative: ``log.md`` and logs split by period (``log-2026.md``) in
+    ``wiki/``, else in the vault's root (plain vaults, and wikis that keep their log beside
+    ``wiki/``). Only regular files reached through no link (`_regular_stat`)."""
+    for folder in (WIKI_DIR, ""):
+        try:
+            names = sorted(entry.name for entry in os.scandir(root / folder) if LOG_NAME.match(entry.name))
+        except OSError:
+            continue
+        spelled = [f"{folder}/{name}" if folder else name for name in names]
+        found = [name for name in spelled if _regular_stat(root, name) is not None]
+        if found:
+            return found
+    return []
 
 
 def log_fingerprint(root: Path) -> str:
     """Changes whenever `read_log` would read something else (so a large log is read only then)."""
-    for candidate in (root / WIKI_DIR / LOG_FILE, root / LOG_FILE):
-        try:
-            stat = candidate.stat()
-        except OSError:
-            continue
-        if candidate.is_file():
-            return f"{candidate}:{stat.st_mtime_ns}:{stat.st_size}"
-    return ""
+    prints = []
+    for spelled in log_files(root):
+        found = _regular_stat(root, spelled)
+        if found is not None:
+            prints.append(f"{root / spelled}:{found.st_mtime_ns}:{found.st_size}")
+    return "|".join(prints)
 
 
 def read_log(root: Path) -> str:
-    """The text of ``wiki/log.md`` (or a root ``log.md`` in plain vaults), or ``""``."""
-    for candidate in (root / WIKI_DIR / LOG_FILE, root / LOG_FILE):
-        if candidate.is_file():
-            return candidate.read_bytes().decode("utf-8", errors="replace").replace("\r\n", "\n")
-    return ""
+    """The text of the wiki's logs (`log_files`) one after the other, or ``""``; read like a page
+    (`read_vault_file`): a linked log is not read."""
+    texts = []
+    for spelled in log_files(root):
+        try:
+            data = read_vault_file(str(root), spelled)
+        except OSError:
+            continue
+        texts.append(data.decode("utf-8", errors="replace").replace("\r\n", "\n"))
+    return "\n\n".join(texts)

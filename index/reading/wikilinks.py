@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
-from bisect import insort
+from bisect import bisect_left, insort
 from collections import ChainMap
 from collections.abc import Iterable, Iterator, MutableMapping
 
@@ -13,8 +13,14 @@ from index.analysis import fold
 from index.model import Link
 from index.reading.format import LINK_ORDER, NAVIGATION_TARGETS, WIKI_DIR
 
-_FENCE = re.compile(r"^[ \t]*(```|~~~).*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
-_INLINE_CODE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+_HIDING = re.compile(
+    r"(?P<fence>^[ \t]*(?P<mark>```|~~~).*?(?:^[ \t]*(?P=mark)[^\n]*$|\Z))|(?P<run>`+)|%%|<!--",
+    re.MULTILINE | re.DOTALL,
+)
+"""What hides text: a fenced code block (up to its closing fence or the end), a run of backticks (an
+inline code span when a run as long closes it in the same paragraph), a comment's opening mark."""
+_COMMENT_ENDS = {"%%": "%%", "<!--": "-->"}
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 WIKILINK = re.compile(r"(!?)\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
 """``[[target#fragment|display]]`` and embeds (``![[…]]``): groups embed mark, target, display."""
 _NOT_PAGES = re.compile(
@@ -24,8 +30,65 @@ _NOT_PAGES = re.compile(
 
 def strip_code(text: str) -> str:
     """Blank out fenced code blocks and inline code: links inside them are not links."""
-    text = _FENCE.sub(lambda m: " " * len(m.group()), text)
-    return _INLINE_CODE.sub(lambda m: " " * len(m.group()), text)
+    kept: list[str] = []
+    done = 0
+    for start, end, code in hidden_spans(text):
+        if code:
+            kept.extend((text[done:start], " " * (end - start)))
+            done = end
+    return "".join((*kept, text[done:]))
+
+
+def strip_comments(text: str) -> str:
+    """Drop Obsidian comments (``%%…%%``) and HTML comments (``<!-- … -->``), inline or over many
+    lines, outside code: Obsidian never shows them, and people keep reviewer notes and secrets
+    there. An unclosed comment runs to the end of the text, as in Obsidian."""
+    kept: list[str] = []
+    done = 0
+    for start, end, code in hidden_spans(text):
+        if not code:
+            kept.append(text[done:start])
+            done = end
+    return "".join((*kept, text[done:])) if kept else text
+
+
+def hidden_spans(text: str) -> Iterator[tuple[int, int, bool]]:
+    """``(start, end, is_code)`` of each code block, inline code span and comment, left to right;
+    whichever starts first wins (a comment mark inside code is code, backticks inside a comment
+    are comment). Linear in the text: each backtick run's closing run is looked up, not searched."""
+    marks = list(_HIDING.finditer(text))
+    closing: dict[int, int] = {}
+    following: dict[int, int] = {}
+    for index in range(len(marks) - 1, -1, -1):
+        if marks[index].group("run"):
+            length = len(marks[index].group())
+            if length in following:
+                closing[index] = following[length]
+            following[length] = index
+    blank_lines = [match.start() for match in _BLANK_LINE.finditer(text)]
+    done = 0
+    for index, mark in enumerate(marks):
+        if mark.start() < done:
+            continue
+        if mark.group("fence"):
+            done = mark.end()
+            yield mark.start(), done, True
+        elif mark.group("run"):
+            close = closing.get(index)
+            if close is not None and not _blank_line_between(blank_lines, mark.end(), marks[close].start()):
+                done = marks[close].end()
+                yield mark.start(), done, True
+        else:
+            ending = _COMMENT_ENDS[mark.group()]
+            found = text.find(ending, mark.end())
+            done = len(text) if found < 0 else found + len(ending)
+            yield mark.start(), done, False
+
+
+def _blank_line_between(blank_lines: list[int], start: int, end: int) -> bool:
+    """An inline code span never runs over a blank line (it would end its paragraph)."""
+    at = bisect_left(blank_lines, start)
+    return at < len(blank_lines) and blank_lines[at] < end
 
 
 def clean_target(raw: str) -> str:
@@ -173,6 +236,9 @@ class LinkResolver:
             if found:
                 return found[0]
         return None
+
+    def resolve_many(self, targets: Iterable[str]) -> dict[str, str | None]:
+        return {target: self.resolve(target) for target in targets}
 
 
 def link_key(target: str) -> str:

@@ -56,9 +56,10 @@ def split_passages(text: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
         if current and len(current) + len(part) > limit:
             pieces.append(current.strip())
             current = ""
-        while len(part) > limit:
-            pieces.append(part[:limit].strip())
-            part = part[limit:]
+        if len(part) > limit:  # a line with no sentence end: cut it every `limit` characters
+            cut = (len(part) - 1) // limit * limit
+            pieces.extend(part[start : start + limit].strip() for start in range(0, cut, limit))
+            part = part[cut:]
         current += part
     if current.strip():
         pieces.append(current.strip())

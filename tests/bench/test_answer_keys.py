@@ -81,3 +81,24 @@ def test_an_answer_past_the_first_screen_is_in_the_reply_but_not_on_the_first_sc
     assert not answered(keys, first_screen([*card, answer]), question)
     assert answered(keys, normalise(visible_text([*card, answer])), question)
     assert answered(keys, first_screen([answer, *card]), question)  # answer first: on the first screen
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "found"),
+    [
+        ("8 hours", "max runtime: 8hours", True),
+        ("8hours", "max runtime: 8 hours", True),
+        ("8 時間", "最大8時間まで", True),
+        ("8 hours", "128 hours", False),  # the digit edge still holds
+        ("chatCompletions.enabled", "chatcompletions. enabled", True),
+        ("18789", "port 1 8789", True),  # spaces are ignored inside a key too
+        ("   ", "anything", False),
+    ],
+)
+def test_key_found_ignoring_spaces(key: str, text: str, found: bool) -> None:
+    assert key_found(key, normalise(text), ignore_spaces=True) is found
+
+
+def test_spaces_count_unless_ignored() -> None:
+    assert not key_found("8 hours", normalise("8hours"))
+    assert answered([["8 hours", "8時間"]], normalise("既定は 8時間"), "q", ignore_spaces=True)

@@ -21,7 +21,8 @@ What it does:
   (``slack.messages(channel)``, ``slack.parts(channel)`` and ``slack.message(ts)`` read them back);
 - injects failures for chosen methods: ``slack.fail(method, status=429, retry_after=1)``,
   ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
-  answer); each applies to the next ``times`` calls of that method. For posts in particular:
+  answer), ``slack.hang(method)`` (answers only once ``slack.release`` is set); each applies to the
+  next ``times`` calls of that method. For posts in particular:
   ``slack.lose_answer()`` stores the post and then drops the connection, ``slack.hold_post(n)``
   stores the n-th post and answers it only once ``slack.release`` is set (so a test can kill the
   poster between Slack's post and its record), ``slack.drop_post(n)`` drops the n-th post unstored;
@@ -68,6 +69,8 @@ BOT_ID = "B0SAKUIN"
 USER_ID = "U0ALICE"
 CHANNEL_ID = "C0GENERAL"
 DM_CHANNEL_ID = "D0ALICE"
+HANG = -1
+"""The status of a `FakeSlack.hang` fault: no answer until ``release``."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,10 @@ class FakeSlack:
     def drop(self, method: str, *, times: int = 1) -> None:
         """Close the connection of the next ``times`` calls of ``method`` without answering."""
         self._faults.setdefault(method, []).append(_Fault(0, None, times))
+
+    def hang(self, method: str, *, times: int = 1) -> None:
+        """Keep the next ``times`` calls of ``method`` waiting until ``release`` is set (Slack hangs)."""
+        self._faults.setdefault(method, []).append(_Fault(HANG, None, times))
 
     def answer(self, method: str, body: dict[str, Any]) -> None:
         self._answers[method] = body
@@ -284,6 +291,9 @@ class FakeSlack:
                 self.calls.append(Call(method, args, token, 0, time.monotonic()))
                 _abort(request)
         fault = self._next_fault(method)
+        if fault is not None and fault.status == HANG:
+            await self.release.wait()
+            fault = None
         status = fault.status if fault else 200
         self.calls.append(Call(method, args, token, status, time.monotonic()))
         if fault is not None and fault.status == 0:

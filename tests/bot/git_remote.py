@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import socket
 import subprocess
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import psutil
 from aiohttp import web
 
 from tests.vaults import write_vault
@@ -160,3 +165,45 @@ def command_lines_holding(secrets: tuple[str, ...]) -> list[str]:
         if any(secret in text for secret in secrets):
             found.append(text)
     return found
+
+
+@contextmanager
+def silent_remote(deadline_s: float = 60.0) -> Iterator[str]:
+    """An ``http://127.0.0.1:PORT/repo.git`` URL whose server accepts every connection (the kernel
+    completes the handshake) and never answers: a remote that hangs.
+
+    After ``deadline_s`` (from a thread of its own), and when the block ends, every process still
+    holding the URL is killed, so a test of code that fails to end them fails instead of hanging.
+    """
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}/repo.git"
+        timer = threading.Timer(deadline_s, kill_processes_holding, (url,))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield url
+        finally:
+            timer.cancel()
+            kill_processes_holding(url)
+
+
+def processes_holding(text: str) -> list[psutil.Process]:
+    """The live processes (zombies aside) with ``text`` in their command line: for a remote's URL,
+    ``git fetch`` and its ``git remote-http`` helper."""
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        if process.info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        if any(text in part for part in process.info["cmdline"] or ()):
+            found.append(process)
+    return found
+
+
+def kill_processes_holding(text: str) -> None:
+    for process in processes_holding(text):
+        try:
+            process.kill()
+        except psutil.Error:
+            continue

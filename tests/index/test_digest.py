@@ -7,8 +7,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from index.digest import LogEntry, find_new_sources, parse_log, recent_sources, source_day
-from index.model import Link, Page, PageRef
+from index.digest import (
+    Dated,
+    Signals,
+    birth,
+    compose_digest,
+    dated,
+    recent_sources,
+)
+from index.model import Digest, Link, Page, PageRef
+from index.reading.wiki_log import LogEntry, parse_log
 from index.reading.wikilinks import LinkResolver
 
 TOKYO = ZoneInfo("Asia/Tokyo")
@@ -35,6 +43,7 @@ LOG_ONE = """## [2026-10-14] ingest-paper | Example Scheduler
                     "Example Scheduler",
                     ("@2025__arXiv__Example Scheduler",),
                     ("Jane Doe", "@2024__NSDI__Companion Paper", "KVキャッシュ管理"),
+                    ("ByteDance", "@2023__SOSP__Old Paper"),
                 )
             ],
             id="harness-entry",
@@ -160,21 +169,50 @@ LOG = """## [2026-10-14] wiki-query | C について
 FIRST_SEEN = {"wiki/sources/@E.md": "2026-10-14"}
 
 
+class Dates:
+    """The dated rows of plain pages, as the catalog answers the digest (every row a candidate)."""
+
+    def __init__(self, rows: list[Dated]) -> None:
+        self.rows = rows
+
+    def dated_candidates(self, low: str, high: str, paths) -> list[Dated]:
+        return self.rows
+
+    def dated_of(self, paths) -> list[Dated]:
+        wanted = set(paths)
+        return [row for row in self.rows if row.path in wanted]
+
+    def dated_of_type(self, kind: str) -> list[Dated]:
+        return [row for row in self.rows if row.type == kind]
+
+    def has_type(self, kind: str) -> bool:
+        return any(row.type == kind and row.knowledge for row in self.rows)
+
+    def link_counts(self, paths) -> dict[str, int]:
+        return {}
+
+
+def digest_of(pages, log: str, day: date, *, seen=None, cited_by=None, url_for=None, **options) -> Digest:
+    """The digest of plain pages, as the catalog would hand them to the domain."""
+    resolver = LinkResolver((p.path, p.title, p.aliases) for p in pages)
+    by_path = {page.path: page for page in pages}
+    first_seen = seen if seen is not None else FIRST_SEEN
+    return compose_digest(
+        Dates([dated(page, first_seen.get(page.path)) for page in pages]),
+        parse_log(log),
+        day,
+        read=by_path.get,
+        resolve=resolver.resolve,
+        cited_by=cited_by or (lambda path: ()),
+        url_for=url_for or (lambda path: None),
+        **options,
+    )
+
+
 def digest_paths(
     day: date, zone: ZoneInfo = TOKYO, *, include_unpublished: bool = False, pages=PAGES, log=LOG, seen=None
 ) -> list[str]:
-    resolver = LinkResolver((p.path, p.title, p.aliases) for p in pages)
-    digest = find_new_sources(
-        pages,
-        log,
-        day,
-        first_seen=(seen or FIRST_SEEN).get,
-        resolve=resolver.resolve,
-        cited_by=lambda path: (),
-        url_for=lambda path: None,
-        zone=zone,
-        include_unpublished=include_unpublished,
-    )
+    digest = digest_of(pages, log, day, seen=seen, zone=zone, include_unpublished=include_unpublished)
     assert digest.date == day.isoformat()
     return [item.path.removeprefix("wiki/sources/").removesuffix(".md") for item in digest.items]
 
@@ -257,7 +295,7 @@ def test_source_without_any_date_counts_on_first_seen_day() -> None:
 )
 def test_source_day(created, date_, seen, zone, expected) -> None:
     page_ = source("@X", created=created, date_=date_)
-    assert source_day(page_, zone, lambda path: seen) == expected
+    assert birth(dated(page_, seen), zone, Signals(), date(2026, 10, 14)).day == expected
 
 
 def test_items_carry_blurb_citations_and_url() -> None:
@@ -276,13 +314,10 @@ def test_items_carry_blurb_citations_and_url() -> None:
         source("@L", created="2026-10-14", summary="own summary", links=(Link("wiki/briefs/@L", "紹介文"),)),
         page("wiki/briefs/@L.md", "brief", blurb="• L の紹介"),
     )
-    resolver = LinkResolver((p.path, p.title, p.aliases) for p in pages)
-    digest = find_new_sources(
+    digest = digest_of(
         pages,
         "",
         date(2026, 10, 14),
-        first_seen=FIRST_SEEN.get,
-        resolve=resolver.resolve,
         cited_by=lambda path: refs.get(path, ()),
         url_for=lambda path: "https://wiki.example/" + path,
     )

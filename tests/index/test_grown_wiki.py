@@ -84,12 +84,12 @@ def test_a_bare_link_prefers_the_entities_folder_however_deep(wiki: Wiki) -> Non
 
 
 def test_nested_sources_are_in_the_digest_with_their_nested_brief(wiki: Wiki) -> None:
-    digest = wiki.new_sources(date(2026, 10, 14))
+    digest = wiki.digest(date(2026, 10, 14))
     assert [item.path for item in digest.items] == [TIDAL, LOOM]
     tidal = digest.items[0]
     assert tidal.summary == "- KV キャッシュを三層に置き分けて TTFT を縮める\n- Kestrel Labs の本番で検証"
     assert {ref.path for ref in tidal.cited_by} == {E + "products/Tidal.md", C + "KVキャッシュ階層化.md"}
-    assert [item.path for item in wiki.new_sources(date(2026, 9, 30)).items] == [HELIX]
+    assert [item.path for item in wiki.digest(date(2026, 9, 30)).items] == [HELIX]
 
 
 @pytest.mark.parametrize("query", ["channel export pasted", "preprint as downloaded", "Definition"])

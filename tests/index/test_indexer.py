@@ -272,3 +272,54 @@ def test_a_rebuild_keeps_when_pages_were_first_seen(vault: Path, tmp_path: Path)
     assert seen is not None
     wiki.update(rebuild=True)
     assert wiki.live().catalog.first_seen.get("wiki/entities/Minder.md") == seen
+
+
+@pytest.mark.parametrize(
+    ("removed", "warned"),
+    [
+        pytest.param(6, False, id="half-is-not-most"),
+        pytest.param(7, True, id="most"),
+        pytest.param(12, True, id="all"),
+    ],
+)
+def test_an_update_removing_most_of_the_vault_is_warned_about_until_the_vault_changes(
+    vault: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture, removed: int, warned: bool
+) -> None:
+    wiki = open_built(vault, tmp_path)
+    for path in sorted(wiki.live().catalog.pages)[:removed]:
+        (vault / path).unlink()
+    with caplog.at_level("WARNING", logger="sakuin.index"):
+        report = wiki.update()
+    assert report.removed == removed
+    if not warned:
+        assert report.removal_warning is None and wiki.state().removal_warning is None
+        return
+    assert report.removal_warning is not None
+    assert report.removal_warning.startswith(f"{removed} of the vault's 12 files were removed at ")
+    assert report.removal_warning in caplog.text
+    assert wiki.update().removal_warning is None  # said once ...
+    assert wiki.state().removal_warning == report.removal_warning  # ... and shown until the vault changes
+    (vault / "wiki/log.md").write_text("## [2026-10-15] lint | nothing\n")
+    wiki.update()
+    assert Wiki.open(vault, tmp_path / "index").state().removal_warning == report.removal_warning
+    (vault / "wiki/entities/Back.md").write_text(entity("Back"))
+    wiki.update()
+    assert wiki.state().removal_warning is None
+
+
+def test_few_pages_removed_from_a_small_vault_are_no_warning(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", {f"wiki/entities/P{n}.md": entity(f"P{n}") for n in range(5)})
+    wiki = open_built(vault, tmp_path)
+    for path in vault.glob("wiki/entities/*.md"):
+        path.unlink()
+    assert wiki.update().removal_warning is None and wiki.state().pages == 0
+
+
+def test_a_rebuild_after_most_of_the_vault_went_is_warned_about_too(vault: Path, tmp_path: Path) -> None:
+    wiki = open_built(vault, tmp_path)
+    for path in list(wiki.live().catalog.pages):
+        (vault / path).unlink()
+    report = wiki.update(rebuild=True)
+    assert report.rebuilt and report.removal_warning is not None
+    assert report.removal_warning.startswith("12 of the vault's 12 files were removed at ")
+    assert wiki.state().removal_warning == report.removal_warning

@@ -66,7 +66,7 @@ def test_a_digest_reads_one_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     write_during_the_second_read(
         monkeypatch, vault, tmp_path / "index", (vault / "wiki/concepts/チェックポイント.md").unlink
     )
-    (item,) = wiki.new_sources(date(2026, 10, 14)).items
+    (item,) = wiki.digest(date(2026, 10, 14)).items
     assert {ref.path for ref in item.cited_by} == {"wiki/concepts/チェックポイント.md", E + "Kite Labs.md"}
 
 
@@ -134,3 +134,25 @@ def test_the_survey_counts_pages_the_index_could_not_read(tmp_path: Path) -> Non
     folders = {folder.folder: folder for folder in wiki.survey().folders}
     assert folders["wiki/entities"].indexed == 1
     assert folders["wiki/entities"].left_out == (("could not be read", 1),)
+
+
+def test_a_page_text_is_what_the_index_holds(tmp_path: Path) -> None:
+    """Sections in page order, a long one joined again from its passages; a file that is no page
+    of the index (a catalog, a path outside the vault) has none."""
+    long_section = "\n".join(f"- 観測 {n}: GPU の温度が上がると訓練が遅くなる。" for n in range(60))
+    vault = write_vault(
+        tmp_path / "vault",
+        {
+            E + "Kite Labs.md": entity("Kite Labs", body=f"## 概要\n\n速い。\n\n## 観測\n\n{long_section}\n"),
+            "wiki/log.md": "# log\n\n- 2026-10-14 Kite Labs を追加\n",
+        },
+    )
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    sections = wiki.page_text(E + "Kite Labs.md")
+    assert sections is not None
+    assert [section.heading for section in sections] == ["概要", "観測"]
+    assert sections[0].text == "速い。"
+    assert sections[1].text.split("\n") == long_section.split("\n")
+    for path in ("wiki/log.md", E + "Nobody.md", "../vault/" + E + "Kite Labs.md", "/etc/passwd"):
+        assert wiki.page_text(path) is None, path

@@ -141,7 +141,7 @@ def test_auto_follows_the_caller_for_commands_and_the_text_for_questions(
     [
         ("ja", "/entity ByteDance", "ja", "リンク元"),
         ("en", "/entity バイトダンス", "en", "Linked from"),
-        ("auto", "/entity ByteDance", "en", "Linked from"),  # auto: the language of the text
+        ("auto", "/entity ByteDance", "ja", "リンク元"),  # auto: a command in the terminal's (no locale)
         ("auto", "/entity バイトダンス", "ja", "リンク元"),
         ("auto", "Minder を開発したのはどこ?", "ja", "Wiki のほかの箇所"),
         ("auto", "Who developed Minder?", "en", "Also in the wiki"),

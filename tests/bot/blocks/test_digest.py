@@ -12,7 +12,7 @@ from bot.blocks.digest import (
     source_facts,
     summary_lines,
 )
-from index.model import Digest, DigestItem, PageRef
+from index.model import Digest, DigestItem, DigestSummary, NewPage, PageRef
 from tests.bot.block_kit import assert_valid_blocks
 
 HOSTILE = "<!channel> & <@U0BOSS> <https://evil.example|click>"
@@ -165,3 +165,68 @@ def test_a_long_abstract_is_cut_at_a_sentence_end() -> None:
     abstract = "あ" * 100 + "。" + "い" * 100 + "。"
     (reply,) = digest_messages(Digest("2026-10-14", (item(0, summary=abstract),)))
     assert reply.blocks[1]["text"]["text"].endswith("\n" + "あ" * 100 + "。")
+
+
+# -- a wiki without source pages, and big days ------------------------------------------------
+
+
+def new_page(title: str, kind: str, url: str | None = None) -> NewPage:
+    return NewPage(f"wiki/{kind}s/{title}.md", title, kind, "log", f"wiki/{kind}s", url)
+
+
+def test_new_pages_are_listed_by_type_then_the_updates() -> None:
+    pages = (
+        new_page("Harold", "entity", "https://wiki.example/Harold"),
+        new_page("Hastings", "event"),
+        new_page("Edith", "entity"),
+    )
+    updated = tuple(PageRef(f"Page {n}", f"wiki/entities/p{n}.md", "entity") for n in range(5))
+    digest = Digest("2026-03-02", (), pages, "page", updated, 7)
+    (reply,) = digest_messages(digest)
+    assert_valid_blocks(list(reply.blocks))
+    assert reply.blocks[0]["text"]["text"] == "New pages · 2026-03-02 (3)"
+    sections = [block["text"]["text"] for block in reply.blocks if block["type"] == "section"]
+    assert sections == [
+        "*entity* (2)\n• Edith\n• <https://wiki.example/Harold|Harold>",
+        "*event* (1)\n• Hastings",
+    ]
+    assert reply.blocks[-1]["elements"][0]["text"] == (
+        "Updated: Page 0 · Page 1 · Page 2 · Page 3 · Page 4 and 2 more"
+    )
+    assert reply.text == "New pages on 2026-03-02: Edith, Harold, Hastings"
+
+
+def test_many_new_pages_are_split_within_limits() -> None:
+    pages = tuple(new_page(f"Entity {n:03d} <&>", "entity") for n in range(95))
+    messages = digest_messages(Digest("2026-03-02", (), pages, "page"))
+    assert len(messages) == 3
+    for reply in messages:
+        assert_valid_blocks(list(reply.blocks))
+    assert all(f"Entity {n:03d} &lt;&amp;&gt;" in texts(messages) for n in range(95))
+
+
+@pytest.mark.parametrize(("post_empty", "count"), [(False, 0), (True, 1)])
+def test_a_day_without_new_pages(post_empty: bool, count: int) -> None:
+    updated = (PageRef("Only updated", "wiki/entities/u.md", "entity"),)
+    messages = digest_messages(Digest("2026-03-02", (), (), "page", updated, 1), post_empty=post_empty)
+    assert len(messages) == count
+    assert all(reply.text == "No new pages on 2026-03-02" for reply in messages)
+
+
+@pytest.mark.parametrize("announces", ["source", "page"])
+def test_a_big_day_is_one_message_of_counts_and_the_most_linked(announces: str) -> None:
+    most_linked = tuple(PageRef(f"Hub {n} <!here>", f"wiki/sources/h{n}.md", "source") for n in range(10))
+    by_type = (("paper", 200), ("source", 8)) if announces == "source" else (("entity", 150), ("event", 58))
+    summary = DigestSummary(208, by_type, (("wiki/sources", 200), ("wiki/entities", 8)), most_linked)
+    digest = Digest("2026-06-14", tuple(item(n) for n in range(208)), (), announces, summary=summary)
+    (reply,) = digest_messages(digest)
+    assert_valid_blocks(list(reply.blocks))
+    what = "sources" if announces == "source" else "pages"
+    assert reply.blocks[0]["text"]["text"] == f"New {what} · 2026-06-14 (208)"
+    assert reply.text == f"208 new {what} on 2026-06-14"
+    dumped = texts([reply])
+    assert "By folder: wiki/sources 200 · wiki/entities 8" in dumped
+    assert (
+        "By type: Papers 200 · Other sources 8" if announces == "source" else "By type: entity 150"
+    ) in dumped
+    assert "Most linked: Hub 0 &lt;!here&gt; · Hub 1" in dumped and "<!here>" not in dumped

@@ -13,7 +13,9 @@ from tests.bot.block_kit import assert_valid_blocks
 LINKED = NumberedPassage(
     1, "wiki/entities/Minder.md", "Minder", "概要", "…", "https://wiki.example.com/Minder"
 )
-PLAIN = NumberedPassage(2, "wiki/entities/ByteDance.md", "ByteDance <!channel>", None, "…")
+PLAIN = NumberedPassage(
+    2, "wiki/entities/ByteDance.md", "ByteDance <!channel>", None, "… https://evil.example …"
+)
 PASSAGES = (LINKED, PLAIN)
 
 
@@ -32,12 +34,12 @@ PASSAGES = (LINKED, PLAIN)
     ],
 )
 def test_the_answer_is_escaped_and_only_its_citations_link(answer: str, mrkdwn: str) -> None:
-    (block,) = answer_sections(ground(answer, 2), {p.number: p for p in PASSAGES})
+    (block,) = answer_sections(ground(answer, PASSAGES), {p.number: p for p in PASSAGES})
     assert block["text"]["text"] == mrkdwn
 
 
 def test_the_final_message_lists_the_cited_pages_in_citation_order_and_says_who_wrote_it() -> None:
-    blocks = written_blocks(ground("B [2]. A [1][2].", 2), PASSAGES, "gpt-4o-mini")
+    blocks = written_blocks(ground("B [2]. A [1][2].", PASSAGES), PASSAGES, "gpt-4o-mini")
     assert_valid_blocks(blocks)
     assert [b["text"]["text"] for b in blocks[1:3]] == [
         "[2] *ByteDance &lt;!channel&gt;*",
@@ -48,13 +50,13 @@ def test_the_final_message_lists_the_cited_pages_in_citation_order_and_says_who_
 
 
 def test_one_passage_is_one_passage() -> None:
-    blocks = written_blocks(ground("A [1].", 1), PASSAGES[:1], "m")
+    blocks = written_blocks(ground("A [1].", PASSAGES[:1]), PASSAGES[:1], "m")
     assert blocks[-1]["elements"][0]["text"] == "written by `m` from 1 wiki passage"
 
 
 def test_a_draft_sits_above_the_extractive_answer_within_the_block_limit() -> None:
     extractive = [section(f"passage {n}") for n in range(50)]
-    blocks = draft_blocks(ground("A [1]. B", 2, complete=False), PASSAGES, "m", extractive)
+    blocks = draft_blocks(ground("A [1]. B", PASSAGES, complete=False), PASSAGES, "m", extractive)
     assert_valid_blocks(blocks)
     assert visible_text(blocks).startswith(
         "A [1].\n`m` is writing an answer from 2 wiki passages…\npassage 0"
@@ -63,11 +65,11 @@ def test_a_draft_sits_above_the_extractive_answer_within_the_block_limit() -> No
 
 def test_a_long_answer_fills_several_sections_without_cutting_a_line() -> None:
     line = "x" * 1000 + " [1]."
-    sections = answer_sections(ground("\n".join([line] * 5), 2), {1: LINKED})
+    sections = answer_sections(ground("\n".join([line] * 5), PASSAGES), {1: LINKED})
     assert len(sections) == 3
     assert all(len(b["text"]["text"]) <= MAX_SECTION_TEXT for b in sections)
     assert sum(b["text"]["text"].count("|[1]>") for b in sections) == 5
 
 
 def test_the_notification_text_is_the_answer() -> None:
-    assert written_text(ground("**Minder** <!here> [1].", 2)) == "*Minder* &lt;!here&gt; [1]."
+    assert written_text(ground("**Minder** <!here> [1].", PASSAGES)) == "*Minder* &lt;!here&gt; [1]."

@@ -10,7 +10,7 @@ import pytest
 
 from bot.cli.commands import main
 from tests.conftest import EXAMPLE_VAULT, SEEDS
-from tests.vaults import GROWN_WIKI, write_vault
+from tests.vaults import GROWN_WIKI, SMALL_VAULT, entity, write_vault
 
 
 @pytest.fixture
@@ -133,6 +133,20 @@ def test_index_warns_when_most_notes_are_left_out(
     assert "warning: most notes were left out (3 of 4): notes (3)" in out
 
 
+def test_index_warns_when_an_update_removes_most_of_the_vault(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A force-push of an empty tree: the checkout mirrors it, and `sakuin index` says so loudly."""
+    vault = write_vault(environment / "vault", SMALL_VAULT)
+    monkeypatch.setenv("WIKI_DIR", str(vault))
+    assert run(capsys, "index")[0] == 0
+    shutil.rmtree(vault / "wiki")
+    code, out, _ = run(capsys, "index")
+    assert code == 0 and "index updated: 0 pages" in out
+    assert "warning: 12 of the vault's 12 files were removed at " in " ".join(out.split())
+    assert "were removed" not in run(capsys, "index")[1]  # said by the update that removed them
+
+
 @pytest.mark.parametrize(
     ("variable", "value", "message"),
     [
@@ -167,6 +181,16 @@ def test_a_wiki_dir_that_is_a_file_is_refused_even_with_a_git_url(
     assert code == 2 and err.startswith("sakuin: invalid setting WIKI_DIR") and err.count("\n") == 1
 
 
+def test_mcp_refuses_a_bad_vault_on_stderr_only(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stdout is the MCP client's: not even an error goes there."""
+    monkeypatch.setenv("WIKI_DIR", str(environment / "nowhere"))
+    code, out, err = run(capsys, "mcp")
+    assert code == 2 and out == ""
+    assert err.startswith("sakuin: invalid setting WIKI_DIR") and err.count("\n") == 1
+
+
 def test_ask_shows_the_digest_preview_slack_shows(
     environment: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -191,3 +215,20 @@ def test_serve_without_tokens_names_the_variable(
 ) -> None:
     code, _, err = run(capsys, "serve")
     assert code == 2 and "SLACK_BOT_TOKEN" in err
+
+
+def test_an_answer_keeps_a_sentence_with_a_mention_whole_and_escaped(
+    environment: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    page = entity("Evil Corp", body="Evil Corp は <!channel> を呼ぶ会社である。本社は東京にある。")
+    vault = write_vault(environment / "vault", {"wiki/entities/Evil Corp.md": page})
+    monkeypatch.setenv("WIKI_DIR", str(vault))
+    assert run(capsys, "index")[0] == 0
+    code, out, _ = run(capsys, "ask", "--json", "Evil Corp とは")
+    assert code == 0
+    reply = json.loads(out)
+    assert reply["text"].startswith("Evil Corp は &lt;!channel&gt; を呼ぶ会社である。")  # escaped: no ping
+    assert "<!channel>" not in reply["text"]
+    shown = json.dumps(reply["blocks"], ensure_ascii=False)
+    assert "Evil Corp は <!channel> を呼ぶ会社である。" in shown  # literal in rich text
+    assert '"channel> を呼ぶ' not in shown

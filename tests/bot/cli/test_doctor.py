@@ -95,6 +95,9 @@ async def test_a_good_installation_passes_every_check(
     found = by_name(checks)
     assert "T0FAKE" in found["bot token"].detail and "#research" in found["digest channel C0DIGEST"].detail
     assert "pages in" in found["vault"].detail and "Empty Page.md (empty file)" in found["vault"].detail
+    # The example vault's log names most pages as created; the rest carry `created:`, but one,
+    # dated by git when the vault is in a checkout of this repository, else by its first sighting.
+    assert "the digest dates pages by log 35, frontmatter:created 18, " in found["vault"].detail
     assert "gen-0001" in found["index"].detail
     assert f"main at {remote.head()[:10]}" in found["git remote"].detail
     assert "small-model among them" in found["LLM endpoint"].detail
@@ -174,6 +177,19 @@ async def test_vault_and_index_problems(tmp_path: Path, slack: FakeSlack) -> Non
     )
     assert uncloned["vault"].ok and "not cloned yet" in uncloned["vault"].detail
     assert uncloned["git remote"].ok
+
+
+async def test_the_vault_check_counts_links_and_fifos_it_did_not_read(
+    tmp_path: Path, slack: FakeSlack
+) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    os.symlink("/proc/self/environ", vault / "wiki/entities/Environ.md")
+    os.symlink(vault / "wiki/concepts", vault / "wiki/entities/linked")
+    os.mkfifo(vault / "wiki/entities/Pipe.md")
+    check = by_name(await run_checks(settings_for(tmp_path, slack, wiki_dir=vault)))["vault"]
+    assert check.ok and "12 pages" in check.detail
+    # SMALL_VAULT's wiki/entities/_index.md is the catalog; the linked folder counts where it is
+    assert "wiki/entities 4 (symbolic link: 2, catalog: 1, not a regular file: 1)" in check.detail
 
 
 async def test_state_store_on_postgresql(tmp_path: Path, slack: FakeSlack, postgres_url: str) -> None:
@@ -294,3 +310,25 @@ async def test_bad_settings_are_a_failed_check(tmp_path: Path, slack: FakeSlack)
     assert code == 1
     (check,) = json.loads(out)["checks"]
     assert check["name"] == "settings" and check["ok"] is False and "DIGEST_TZ" in check["detail"]
+
+
+@pytest.mark.parametrize(
+    ("token", "ok", "says"),
+    [
+        ("Xk3_9vQzL-2mRw7TfYb0NcH8sJd4pAe6UuGq1iOlVtE", True, "43 characters"),
+        ("short-token", False, "weak (11 characters"),
+        ("a" * 40, False, "40 characters, 1 different"),
+        ("12345678901234567890123456789012", False, "32 characters, 10 different"),
+    ],
+)
+async def test_mcp_token_strength(tmp_path: Path, slack: FakeSlack, token: str, ok: bool, says: str) -> None:
+    found = by_name(await run_checks(settings_for(tmp_path, slack, mcp_token=token)))
+    check = found["MCP token"]
+    assert check.ok is ok and says in check.detail
+    assert token not in json.dumps([c.detail for c in found.values()])
+    if not ok:
+        assert "secrets.token_urlsafe(32)" in check.detail
+
+
+async def test_no_mcp_token_no_mcp_check(tmp_path: Path, slack: FakeSlack) -> None:
+    assert "MCP token" not in by_name(await run_checks(settings_for(tmp_path, slack)))

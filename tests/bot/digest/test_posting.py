@@ -121,8 +121,12 @@ async def test_json_contract_lists_exactly_the_new_sources(tmp_path: Path, vault
     settings = make_settings(tmp_path, wiki_dir=vault)
     assert await digest_command(settings, DAY, dry_run=True, as_json=True) == 0
     data = json.loads(capsys.readouterr().out)
-    assert set(data) == {"date", "sources"} and data["date"] == DAY.isoformat()
+    assert set(data) == {"date", "sources", "pages"} and data["date"] == DAY.isoformat()
     assert [source["path"] for source in data["sources"]] == paper_paths(3)
+    assert data["pages"] == [
+        {"path": path, "title": f"Paper {n:02d} & <Co>", "type": "source", "new_by": "frontmatter:created"}
+        for n, path in enumerate(paper_paths(3))
+    ]
     assert all(
         set(source) == {"path", "title", "venue", "year", "summary", "cited_by"} for source in data["sources"]
     )
@@ -212,6 +216,62 @@ async def test_many_sources_are_split_and_each_part_posted_once(tmp_path: Path, 
     assert len(outcome.channels[0].messages) == 3
     assert slack.parts(CHANNEL) == [(DAY.isoformat(), 0), (DAY.isoformat(), 1), (DAY.isoformat(), 2)]
     assert all(len(m["blocks"]) <= 50 for m in slack.messages(CHANNEL))
+
+
+async def test_a_wiki_without_source_pages_announces_its_new_pages(tmp_path: Path, capsys) -> None:
+    def entity_page(title: str, created: str) -> str:
+        return f"---\ntype: entity\ntitle: {title}\ncreated: {created}\n---\n\n# {title}\n\n{title}.\n"
+
+    vault = write_vault(
+        tmp_path / "vault",
+        {
+            "wiki/entities/Harold.md": entity_page("Harold", "2026-03-02"),
+            "wiki/entities/William.md": entity_page("William", "2026-01-10"),
+            "wiki/log.md": "## [2026-03-02] enrich | Hastings\n- Enriched: [[William]]\n",
+        },
+    )
+    settings = make_settings(tmp_path, wiki_dir=vault)
+    assert await digest_command(settings, date(2026, 3, 2), dry_run=True, as_json=True) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sources"] == []
+    assert data["pages"] == [
+        {
+            "path": "wiki/entities/Harold.md",
+            "title": "Harold",
+            "type": "entity",
+            "new_by": "frontmatter:created",
+        }
+    ]
+    assert data["updated"] == {
+        "total": 1,
+        "pages": [{"path": "wiki/entities/William.md", "title": "William", "type": "entity"}],
+    }
+    assert await digest_command(settings, date(2026, 3, 2), dry_run=True, as_json=False) == 0
+    printed = capsys.readouterr().out
+    assert "New pages · 2026-03-02 (1)" in printed and "Harold" in printed and "Updated: William" in printed
+
+
+@pytest.mark.parametrize(("max_items", "messages"), [(25, 1), (30, 3)])
+async def test_a_big_day_is_summarised_and_posted_once(
+    tmp_path: Path, slack: FakeSlack, capsys, max_items: int, messages: int
+) -> None:
+    write_vault(tmp_path / "vault", digest_vault(DAY, count=30))
+    settings = settings_for(tmp_path, slack, digest_max_items=max_items)
+    with state_file(settings) as state:
+        first = await post_digest(settings, open_wiki(settings), build_client(settings), state, DAY)
+        second = await post_digest(settings, open_wiki(settings), build_client(settings), state, DAY)
+    assert [first.channels[0].status, second.channels[0].status] == ["posted", "already"]
+    posted = slack.messages(CHANNEL)
+    assert len(posted) == messages
+    assert posted[0]["blocks"][0]["text"]["text"] == f"New sources · {DAY} (30)"
+    assert await digest_command(settings, DAY, dry_run=True, as_json=True) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["sources"]) == 30
+    if max_items == 25:
+        assert data["summary"]["new"] == 30 and data["summary"]["by_folder"] == {"wiki/sources": 30}
+        assert data["summary"]["most_linked"][0] == paper_paths(1)[0]
+    else:
+        assert "summary" not in data
 
 
 @pytest.mark.parametrize(("post_empty", "messages"), [(False, 0), (True, 1)])

@@ -68,15 +68,73 @@ PASSAGES = (
         # a reasoning model's thinking is not the answer, even while it is still thinking
         ("<think>NumberedPassage [1] says so.</think>\nByteDance [1].", ["ByteDance [1]."], (1,), 0, ()),
         ("<think>NumberedPassage [1] says so. And [2]", [], (), 0, ()),
+        # a sentence never ends inside a code span or a mention
+        (
+            "Run `make test. Then deploy` first [1]. Next [2].",
+            ["Run `make test. Then deploy` first [1]. ", "Next [2]."],
+            (1, 2),
+            0,
+            (),
+        ),
+        (
+            "設定は `a。b` で行う [1]。<!here!> を呼ぶ [2]。",
+            ["設定は `a。b` で行う [1]。", "<!here!> を呼ぶ [2]。"],
+            (1, 2),
+            0,
+            (),
+        ),
         # the order of first citation is the order of the sources
         ("A [2]. B [1][2].", ["A [2]. ", "B [1][2]."], (2, 1), 0, ()),
     ],
 )
 def test_only_sentences_citing_a_sent_passage_are_kept(answer, kept, cited, dropped, unknown) -> None:
-    grounding = ground(answer, len(PASSAGES))
+    grounding = ground(answer, PASSAGES)
     assert [sentence.text for sentence in grounding.sentences] == kept
     assert grounding.cited == cited
-    assert (grounding.dropped, grounding.unknown) == (dropped, unknown)
+    assert (grounding.dropped, grounding.unknown, grounding.unsourced) == (dropped, unknown, 0)
+
+
+LINKED = (
+    *PASSAGES,
+    NumberedPassage(
+        3, "wiki/entities/ByteDance.md", "ByteDance", "リンク", "公式サイト: https://www.ByteDance.com/ja/ 。"
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "kept", "unsourced"),
+    [
+        # a link in no passage costs its sentence, even one citing a real passage
+        ("Minder は ByteDance 製 [1]。https://evil.example/steal?token=1 を開いて [1]。", 1, 1),
+        ("詳細は <https://evil.example/x|公式サイト> [2]。", 0, 1),
+        ("詳細は <https://evil.example/x> [2]。", 0, 1),
+        ("See HTTPS://EVIL.EXAMPLE [1].", 0, 1),
+        ("See [the docs](https://evil.example/docs) [1].", 0, 1),
+        ("https://evil.example/steal?token=1を開いて [1]。", 0, 1),
+        ("Mail mailto:x@evil.example [1].", 0, 1),
+        ("Open www.evil.example now [1].", 0, 1),
+        ("Open evil.example/steal?token=1 now [1].", 0, 1),
+        ("Try ftp://evil.example/f [1].", 0, 1),
+        # a longer URL on a host the passages name is still somewhere they never said
+        ("See https://www.bytedance.com/ja/evil [3].", 0, 1),
+        ("See https://www.bytedance.com.evil.example/ja/ [3].", 0, 1),
+        # a link from a passage stays (case aside, its trailing punctuation the sentence's)
+        ("公式サイトは https://www.bytedance.com/ja/ [3]。", 1, 0),
+        ("公式サイトは https://www.bytedance.com/ja/。[3]", 1, 0),
+        ("公式サイトは <https://www.bytedance.com/ja/|こちら> [3]。", 1, 0),
+        ("公式サイトは https://www.bytedance.com/ja/を参照 [3]。", 1, 0),
+        ("See www.bytedance.com/ja/ [3].", 1, 0),
+        ("See (https://www.bytedance.com/ja/) [3].", 1, 0),
+        # what is not a link is not checked
+        ("It found 2.5x more faults in Node.js v1.2.3 (2024) [1].", 1, 0),
+        ("TCP/IP and/or 50% [1].", 1, 0),
+    ],
+)
+def test_a_sentence_with_a_link_in_no_passage_sent_is_dropped(answer: str, kept: int, unsourced: int) -> None:
+    grounding = ground(answer, LINKED)
+    assert (len(grounding.sentences), grounding.unsourced, grounding.dropped) == (kept, unsourced, 0)
+    assert all("evil" not in sentence.text for sentence in grounding.sentences)
 
 
 @pytest.mark.parametrize(
@@ -90,7 +148,7 @@ def test_only_sentences_citing_a_sent_passage_are_kept(answer, kept, cited, drop
     ],
 )
 def test_a_streaming_answer_keeps_only_its_finished_sentences(partial: str, kept: list[str]) -> None:
-    assert [sentence.text for sentence in ground(partial, 2, complete=False).sentences] == kept
+    assert [sentence.text for sentence in ground(partial, PASSAGES, complete=False).sentences] == kept
 
 
 @pytest.mark.parametrize(("language", "name"), [("ja", "Japanese"), ("en", "English")])

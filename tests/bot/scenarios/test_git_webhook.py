@@ -176,7 +176,8 @@ async def test_healthz_shows_the_checkout_and_a_failing_remote_without_its_token
     await GitSync(remote.url, vault).start()
     url = f"https://x-access-token:s3cr3t-token-value@127.0.0.1:{closed_port()}/team/wiki.git"
     sync = GitSync(url, vault)
-    await sync.start()  # the checkout is served; its first fetch fails
+    await sync.start()  # the checkout is served as it is
+    assert await sync.fetch() is False  # and its fetch fails
     async with running_bot(tmp_path, fake_slack, wiki, sync=sync, wiki_git_url=url) as bot:
         status, body = await bot.get("/healthz")
     assert status == 200

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import shutil
 import sqlite3
 import time
 from urllib.parse import urlencode
 
 import pytest
 
+from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks, assert_valid_view, message_text
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, running_bot
 from tests.bot.fake_slack import (
@@ -24,6 +26,7 @@ from tests.bot.fake_slack import (
     direct_message,
     mention_event,
 )
+from tests.vaults import SMALL_VAULT, write_vault
 
 QUIET_S = 0.5
 """How long to keep listening for a message that must not come."""
@@ -355,3 +358,17 @@ async def test_tokens_never_appear_in_logs(bot, caplog):
     assert caplog.records, "expected debug logs to inspect"
     for secret in (BOT_TOKEN, APP_TOKEN, SIGNING_SECRET):
         assert secret not in caplog.text
+
+
+async def test_healthz_warns_when_an_update_removed_most_of_the_vault(tmp_path, fake_slack):
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "own-index")
+    wiki.update()
+    async with running_bot(tmp_path, fake_slack, wiki) as bot:
+        status, body = await bot.get("/healthz")
+        assert status == 200 and body["status"] == "ready" and body["warning"] is None
+        shutil.rmtree(vault / "wiki")  # the checkout of a force-pushed empty tree
+        wiki.update()
+        status, body = await bot.get("/healthz")
+    assert status == 200 and body["pages"] == 0
+    assert body["warning"].startswith("12 of the vault's 12 files were removed at ")

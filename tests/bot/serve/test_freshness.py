@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import shutil
 import threading
 from pathlib import Path
 
@@ -127,3 +129,57 @@ async def test_a_failed_update_keeps_the_previous_index(tmp_path: Path) -> None:
     await freshener.refresh()
     assert wiki.lookup("ByteDance").match is not None
     assert wiki.state().last_error is not None
+
+
+async def test_a_file_problem_is_logged_once_per_change_of_the_file(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Rescans read nothing new: the empty page and the bad date are not logged again at each one.
+    A change of the file logs it again, and so does the first update after a restart."""
+    vault = write_vault(
+        tmp_path / "vault",
+        {
+            **SMALL_VAULT,
+            "wiki/entities/Empty.md": "",
+            "wiki/entities/Bad Date.md": "---\ncreated: 2026-02-30\n---\n# Bad Date\n",
+        },
+    )
+
+    def logged() -> list[str]:
+        return [record.getMessage() for record in caplog.records if record.name == "sakuin.freshness"]
+
+    wiki = Wiki.open(vault, tmp_path / "index")
+    freshener = Freshener(wiki)
+    with caplog.at_level(logging.WARNING, logger="sakuin.freshness"):
+        for _ in range(3):
+            await freshener.refresh()
+        assert sorted(logged()) == [
+            "indexed wiki/entities/Bad Date.md with a problem: "
+            "frontmatter field 'created' dropped: '2026-02-30' is not a valid date",
+            "skipped wiki/entities/Empty.md: empty file",
+        ]
+        caplog.clear()
+        (vault / "wiki/entities/Empty.md").write_text(" \n")  # changed, still empty
+        for _ in range(3):
+            await freshener.refresh()
+        assert logged() == ["skipped wiki/entities/Empty.md: empty file"]
+        caplog.clear()
+        restarted = Freshener(Wiki.open(vault, tmp_path / "index"))
+        for _ in range(2):
+            await restarted.refresh()
+        assert len(logged()) == 2
+
+
+async def test_an_update_removing_most_of_the_vault_is_logged_loudly_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    freshener = Freshener(Wiki.open(vault, tmp_path / "index"))
+    await freshener.refresh()
+    shutil.rmtree(vault / "wiki")
+    with caplog.at_level(logging.WARNING, logger="sakuin.freshness"):
+        await freshener.refresh()
+        await freshener.refresh()
+    warned = [r for r in caplog.records if r.name == "sakuin.freshness" and "were removed" in r.getMessage()]
+    assert len(warned) == 1 and warned[0].levelno == logging.WARNING
+    assert warned[0].getMessage().startswith("12 of the vault's 12 files were removed at ")

@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 import logging
+import os
+import signal
 import socket
+import subprocess
+import sys
+import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
 
 from bot.serve.git_sync import GitError, GitSync
+from bot.serve.server import HEALTH_PATH
 from config.settings import GIT_VAULT
-from tests.bot.git_remote import GitHttp, Remote, git
+from tests.bot.conftest import BOT_TOKEN, SIGNING_SECRET, running_bot
+from tests.bot.fake_slack import FakeSlack
+from tests.bot.git_remote import GitHttp, Remote, git, processes_holding, silent_remote
+from tests.conftest import REPO, eventually
+from tests.postgres import free_port
 from tests.vaults import SMALL_VAULT, entity
 
 NEW_PAGE = "wiki/entities/Volcano Engine.md"
+CLI = "import sys; from bot.cli import main; raise SystemExit(main(sys.argv[1:]))"
 
 
 @pytest.fixture
@@ -95,15 +109,117 @@ async def test_follows_the_configured_branch_only(remote: Remote, tmp_path: Path
     assert not (vault / "wiki/entities/Draft.md").exists()
 
 
+async def stop(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await asyncio.wait_for(task, 10)
+
+
 async def test_a_restart_serves_the_existing_checkout_and_fetches(remote: Remote, tmp_path: Path) -> None:
     vault = tmp_path / "vault"
     await GitSync(remote.url, vault).start()
+    old = remote.head()
     head = remote.commit({NEW_PAGE: entity("Volcano Engine")}, "while the bot was down")
-    restarted = GitSync(remote.url, vault)
-    await restarted.start()
-    assert restarted.status().commit == head
+    restarted = GitSync(remote.url, vault, interval=300)
+    await restarted.start()  # serves the checkout as it is; the fetch is follow's, at once
+    assert restarted.status().commit == old and restarted.fetches == 0
+    follow = asyncio.create_task(restarted.follow())
+    try:
+        await eventually(lambda: restarted.status().commit == head, what="the first fetch")
+    finally:
+        await stop(follow)
     assert restarted.fetches == 1
     assert (vault / NEW_PAGE).exists()
+
+
+async def test_a_remote_that_never_answers_is_timed_out_reported_and_retried(
+    remote: Remote, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`git fetch` of an http remote runs `git remote-http`, which holds git's output pipes: the
+    timeout must end both (the whole process group), or the fetch waits for ever."""
+    vault = tmp_path / "vault"
+    await GitSync(remote.url, vault).start()
+    with silent_remote() as url:
+        sync = GitSync(url, vault, retry_base_s=0.01, fetch_timeout_s=1)
+        await sync.start()
+        with caplog.at_level(logging.ERROR, logger="sakuin.git"):
+            follow = asyncio.create_task(sync.follow())
+            try:
+                await eventually(
+                    lambda: sync.status().failures >= 2, timeout=20, what="two fetches to time out"
+                )
+            finally:
+                await stop(follow)
+            assert processes_holding(url) == []  # timed out, or cancelled mid-retry: the group is gone
+        status = sync.status()
+        assert status.error == "git fetch timed out after 1 s"
+        assert status.commit == remote.head()
+        assert "git fetch timed out after 1 s" in caplog.text and "still serving" in caplog.text
+
+
+async def test_healthz_shows_a_fetch_that_timed_out(
+    remote: Remote, tmp_path: Path, fake_slack: FakeSlack, wiki
+) -> None:
+    vault = tmp_path / "vault"
+    await GitSync(remote.url, vault).start()
+    with silent_remote() as url:
+        sync = GitSync(url, vault, fetch_timeout_s=1)
+        await sync.start()
+        async with running_bot(tmp_path, fake_slack, wiki, sync=sync, wiki_git_url=url) as bot:
+            assert await asyncio.wait_for(sync.fetch(), 20) is False
+            status, body = await bot.get(HEALTH_PATH)
+        assert processes_holding(url) == []
+    assert status == 200
+    assert body["git"]["error"] == "git fetch timed out after 1 s"
+    assert body["git"]["failures"] == sync.fetches >= 1  # each fetch timed out, and counted
+    assert body["git"]["commit"] == remote.head()
+
+
+async def test_serve_restarts_at_once_over_a_hanging_remote_and_leaves_no_git_behind(
+    remote: Remote, tmp_path: Path
+) -> None:
+    """A real `sakuin serve` over an existing checkout whose remote hangs: HTTP answers at once with
+    the checkout while the fetch goes on behind it, and SIGTERM ends that fetch's git too."""
+    vault = tmp_path / "vault"
+    await GitSync(remote.url, vault).start()
+    port = free_port()
+    with silent_remote() as url, (tmp_path / "serve.log").open("wb") as log_file:
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "SLACK_BOT_TOKEN": BOT_TOKEN,
+            "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+            "WIKI_GIT_URL": url,
+            "WIKI_DIR": str(vault),
+            "PORT": str(port),
+            "HOST": "127.0.0.1",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CLI, "serve",
+            cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=log_file, stderr=log_file,
+        )  # fmt: skip
+        health: list[dict] = []
+
+        def answers() -> bool:
+            if process.returncode is not None:
+                raise AssertionError("serve exited:\n" + (tmp_path / "serve.log").read_text())
+            address = f"http://127.0.0.1:{port}{HEALTH_PATH}"
+            with contextlib.suppress(OSError), urllib.request.urlopen(address, timeout=1) as response:
+                health.append(json.load(response))
+            return bool(health)
+
+        try:
+            await eventually(answers, timeout=20, what="serve to answer /healthz")
+            await eventually(lambda: processes_holding(url), what="the fetch to run behind the server")
+            process.send_signal(signal.SIGTERM)
+            code = await asyncio.wait_for(process.wait(), 20)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+        assert processes_holding(url) == []
+    assert code == 0
+    assert health[0]["git"]["commit"] == remote.head() and health[0]["git"]["error"] is None
 
 
 async def test_a_failing_remote_keeps_the_last_checkout_and_recovers(

@@ -211,3 +211,60 @@ def test_seed_files_are_real(tmp_path: Path) -> None:
 def test_only_real_flattened_exports_are_unflattened(text: str, title: str) -> None:
     page = parse(text, "notes/x.md", None).page
     assert page is not None and page.title == title
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "read", "problems"),
+    [
+        pytest.param(
+            "title: [A, B]\nrole: {x: 1}",
+            {"title": "X", "summary": "本文。"},
+            [
+                "frontmatter field 'title' dropped: a list where text was expected",
+                "frontmatter field 'role' dropped: a mapping where text was expected",
+            ],
+            id="text-fields-holding-lists-or-mappings",
+        ),
+        pytest.param(
+            "aliases: {a: 1}",
+            {"aliases": ()},
+            ["frontmatter field 'aliases' dropped: a mapping where a list was expected"],
+            id="aliases-as-a-mapping",
+        ),
+        pytest.param(
+            'related: [[Unquoted]]\nsources:\n  - "[[Quoted]]"\n  - [nested, list]',
+            {"links": ("Quoted",)},
+            [
+                "frontmatter field 'related': items that are not text dropped (quote a link: \"[[…]]\")",
+                "frontmatter field 'sources': items that are not text dropped (quote a link: \"[[…]]\")",
+            ],
+            id="unquoted-links-are-lists-in-yaml",
+        ),
+        pytest.param(
+            "created: 2026-02-30\ndate_published: 2024-01-05\naliases: 5",
+            {"created": None, "year": 2024, "aliases": ("5",)},
+            ["frontmatter field 'created' dropped: '2026-02-30' is not a valid date"],
+            id="a-bad-date-loses-its-field-only",
+        ),
+    ],
+)
+def test_a_field_of_the_wrong_shape_is_dropped_and_the_page_kept(
+    frontmatter: str, read: dict[str, object], problems: list[str]
+) -> None:
+    result = parse(f"---\n{frontmatter}\n---\n# X\n\n本文。\n")
+    assert result.page is not None and list(result.problems) == problems
+    page = result.page
+    shown = {"links": tuple(link.target for link in page.links)}
+    assert {key: shown[key] if key in shown else getattr(page, key) for key in read} == read
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("---\ntitle: Only Frontmatter\n---\n", id="frontmatter-only"),
+        pytest.param("---\ntitle: Only Frontmatter\n---\n%% a note to myself %%\n", id="comment-only-body"),
+    ],
+)
+def test_a_page_with_no_body_is_a_page(text: str) -> None:
+    result = parse(text)
+    assert result.page is not None and result.page.title == "Only Frontmatter" and result.problems == ()

@@ -48,6 +48,10 @@ def test_blurb_text_keeps_lines_and_drops_structure(markdown: str, text: str) ->
         ("Version 3.5 is fast and small. Next.", 12, "Version 3.5…"),
         ("終わりのない長い文" * 10, 20, "終わりのない長い文終わりのない長い文終わ…"),
         ("あ。" + "い" * 30, 20, "あ。" + "い" * 18 + "…"),
+        # never inside <!channel>, a code span or a URL
+        ("Evil Corp は <!channel> を呼ぶ会社。次の文。", 26, "Evil Corp は <!channel> を呼ぶ…"),
+        ("Run `make. test` now. And then.", 19, "Run `make. test` no…"),
+        ("See https://a.b/c?d=1!e now and then. Next.", 30, "See https://a.b/c?d=1!e now an…"),
     ],
 )
 def test_shorten_cuts_at_a_sentence_end(text: str, limit: int, kept: str) -> None:

@@ -1,0 +1,1 @@
+"""The real-wiki benchmark (issue 22): question files beside the code, vaults never committed."""

@@ -1,0 +1,127 @@
+"""English ↔ Japanese words through JMdict, the dictionary `jamdict-data` ships as SQLite.
+
+The wiki's own aliases translate its names (`index.asking.question`); this translates the words around
+them: ``default`` → デフォルト, 既定 …; ``port`` → ポート; ローカル → ``local``. Renderings are
+candidates only: a word's weight and whether a sentence says it are decided against the wiki's own
+text (`index.asking.weights`), so a rendering the wiki never writes changes nothing.
+
+The database is read-only and queried directly (indexed look-ups by gloss and by form, well under
+a millisecond warm): jamdict's own lookup searches by Japanese form, not by English gloss.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import jamdict_data
+
+DATABASE = Path(jamdict_data.__file__).resolve().parent / "jamdict.db"
+MAX_RENDERINGS = 12
+"""Japanese forms kept per English word, most common first (JMdict's priority marks)."""
+MAX_GLOSSES = 6
+_HIRAGANA = re.compile(r"[\u3040-\u309f]")
+_KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
+_ENGLISH_WORD = re.compile(r"[a-z][a-z-]*")
+_GLOSS_NOTE = re.compile(r"\s*\([^)]*\)")
+
+_FORMS_BY_GLOSS = """
+SELECT DISTINCT s.idseq, g.text LIKE 'to %' FROM SenseGloss g JOIN Sense s ON g.sid = s.ID
+WHERE g.text IN (?, ?) OR (g.text >= ? AND g.text < ?) OR (g.text >= ? AND g.text < ?)
+"""
+"""Entries glossed as the word or as ``to`` the word, with or without a note (``cup (in sports)``):
+each term is a range of the gloss index."""
+_KANJI_OF = "SELECT k.text, (SELECT count(*) FROM KJP WHERE kid = k.ID) FROM Kanji k WHERE k.idseq = ?"
+_KANA_OF = "SELECT n.text, (SELECT count(*) FROM KNP WHERE kid = n.ID) FROM Kana n WHERE n.idseq = ?"
+_ENTRIES_BY_FORM = """
+SELECT idseq FROM Kanji INDEXED BY Kanji_text WHERE text = ?
+UNION SELECT idseq FROM Kana INDEXED BY Kana_text WHERE text = ?
+"""
+_GLOSSES_OF = """
+SELECT g.text FROM Sense s JOIN SenseGloss g ON g.sid = s.ID WHERE s.idseq = ? AND g.lang = 'eng'
+ORDER BY s.ID
+"""
+
+_local = threading.local()
+
+
+def _connection() -> sqlite3.Connection:
+    """This thread's read-only connection (``immutable``: no locks, no journal)."""
+    connection = getattr(_local, "connection", None)
+    if connection is None:
+        connection = _local.connection = sqlite3.connect(f"file:{DATABASE}?mode=ro&immutable=1", uri=True)
+    return connection
+
+
+@lru_cache(maxsize=16384)
+def japanese_for(word: str) -> tuple[str, ...]:
+    """How Japanese prose may write the English ``word`` (folded): the forms of the JMdict entries
+    glossed as that very word, as a noun or a verb (``port``, ``react`` → 反応; ``worked`` is not
+    read as ``work``: an inflected word is rendered by the asking vocabulary, `index.asking.vocabulary.gloss`,
+    or not at all), most common first; an inflecting form as its stem
+    (用いる → 用い). Hiragana-only forms (ある, する) are left out: they say nothing alone."""
+    if not _ENGLISH_WORD.fullmatch(word) or len(word) < 3:
+        return ()
+    connection = _connection()
+    forms: dict[str, int] = {}
+    entries = _entries(word)
+    if not any(not verb for _entry, verb in entries):
+        # A verb: Japanese says it with a noun and する (反応する), glossed as the noun (reaction).
+        entries += [found for noun in _nouns_of(word) for found in _entries(noun)]
+    for entry, _verb in entries:
+        rows = connection.execute(_KANJI_OF, (entry,)).fetchall()
+        katakana = [row for row in connection.execute(_KANA_OF, (entry,)) if _KATAKANA.fullmatch(row[0])]
+        for text, priority in (*rows, *katakana):
+            stem = _stem(text)
+            if stem is not None and forms.get(stem, -1) < priority:
+                forms[stem] = priority
+    ranked = sorted(forms, key=lambda form: -forms[form])
+    return tuple(ranked[:MAX_RENDERINGS])
+
+
+@lru_cache(maxsize=16384)
+def names_a_thing(word: str) -> bool:
+    """JMdict knows the English ``word`` as a noun (``ramen``, ``cup``), not only as a verb."""
+    return _ENGLISH_WORD.fullmatch(word) is not None and any(not verb for _entry, verb in _entries(word))
+
+
+def _nouns_of(verb: str) -> list[str]:
+    """The nouns English makes of a verb: react → reaction, develop → development, operate →
+    operation."""
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return [f"{stem}ion", f"{verb}ion", f"{verb}ment", f"{stem}ation"]
+
+
+def _entries(word: str) -> list[tuple[int, bool]]:
+    """The entries glossing ``word``, each with whether it glosses it as a verb."""
+    wanted = (word, f"to {word}", f"{word} (", f"{word} )", f"to {word} (", f"to {word} )")
+    return [(entry, bool(verb)) for entry, verb in _connection().execute(_FORMS_BY_GLOSS, wanted)]
+
+
+@lru_cache(maxsize=16384)
+def english_for(word: str) -> tuple[str, ...]:
+    """The one-word English glosses of the Japanese ``word`` (ローカル → local), first senses first."""
+    if len(word) < 2:
+        return ()
+    connection = _connection()
+    glosses: list[str] = []
+    for (entry,) in connection.execute(_ENTRIES_BY_FORM, (word, word)).fetchall():
+        for (text,) in connection.execute(_GLOSSES_OF, (entry,)):
+            gloss = _GLOSS_NOTE.sub("", text.casefold()).strip().removeprefix("to ")
+            if _ENGLISH_WORD.fullmatch(gloss) and len(gloss) >= 3 and gloss not in glosses:
+                glosses.append(gloss)
+    return tuple(glosses[:MAX_GLOSSES])
+
+
+def _stem(form: str) -> str | None:
+    """A form as prose contains it: a word that inflects (ends in hiragana after kanji) without its
+    ending; None for a form of hiragana alone or a stem of one character."""
+    if all(_HIRAGANA.match(char) for char in form):
+        return None
+    stem = form
+    while stem and _HIRAGANA.match(stem[-1]):
+        stem = stem[:-1]
+    return stem if len(stem) >= 2 else None

@@ -1,0 +1,52 @@
+"""Splitting a passage into sentences: pure, table-driven."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.asking.sentences import split_sentences
+
+
+def sentences(text: str) -> list[str]:
+    return [
+        s.text
+        for s in split_sentences(text, path="wiki/entities/Evil Corp.md", section="", ordinal=0, rank=0)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a sentence ends at 。！？!? and at a full stop before a capital
+        (
+            "Evil Corp は企業。本社は東京！ Why? It is big. Michael R. Lyu said so.",
+            ["Evil Corp は企業。", "本社は東京！", "Why?", "It is big.", "Michael R. Lyu said so."],
+        ),
+        # never inside Slack's special mentions: the sentence stays whole (escaped at the edge)
+        ("Evil Corp は <!channel> を呼ぶ。次の文。", ["Evil Corp は <!channel> を呼ぶ。", "次の文。"]),
+        ("Evil Corp は <!here> を呼ぶ。", ["Evil Corp は <!here> を呼ぶ。"]),
+        (
+            "Ask <!subteam^S0123|@team>! Then <@U0BOSS>? Done.",
+            ["Ask <!subteam^S0123|@team>!", "Then <@U0BOSS>?", "Done."],
+        ),
+        # nor inside a Slack link, whose URL and label may hold ? and !
+        ("See <https://a.b/c?d=1!|x> for more. Next.", ["See <https://a.b/c?d=1!|x> for more.", "Next."]),
+        # nor inside a code span holding ". " or 。
+        ("Run `make test. Then deploy` first. Next.", ["Run `make test. Then deploy` first.", "Next."]),
+        ("設定は `a。b` で行う。次。", ["設定は `a。b` で行う。", "次。"]),
+        ("Use ``x`!? y`` here. Next.", ["Use ``x`!? y`` here.", "Next."]),
+        # nor inside a URL with ? or ! in it; its trailing punctuation still ends the sentence
+        ("資料は https://a.b/c?d=1!e&f=2 にある。次。", ["資料は https://a.b/c?d=1!e&f=2 にある。", "次。"]),
+        ("See https://a.b/c?d=1. Next one.", ["See https://a.b/c?d=1.", "Next one."]),
+        ("Is it https://a.b/c? Yes!", ["Is it https://a.b/c?", "Yes!"]),
+        ("資料は https://a.b/c。次。", ["資料は https://a.b/c。", "次。"]),
+        # a comparison, an unclosed < or a lone backtick protects nothing
+        ("a < b! c > d", ["a < b!", "c > d"]),
+        ("a <b! cd", ["a <b!", "cd"]),
+        ("It is `odd! Right.", ["It is `odd!", "Right."]),
+    ],
+)
+def test_sentences_are_never_cut_inside_a_mention_a_code_span_or_a_url(
+    text: str, expected: list[str]
+) -> None:
+    assert sentences(text) == expected
