@@ -4,8 +4,11 @@ Nothing here reads the environment. Global middleware, in order after Bolt's own
 signature, authorization, the app's own events, url_verification):
 
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
-2. ignore events from bots (the app itself included), so it never answers a bot;
-3. hand the listeners the wiki, the settings, the state store, the answer queue, the conversations
+2. refuse requests whose ``response_url`` is not Slack's (`bot.inbound.is_slack_response_url`);
+3. mark the request trusted (``context[TRUSTED]``): signed (or from the app's own Socket Mode
+   connection), ours, answerable;
+4. ignore events from bots (the app itself included), so it never answers a bot;
+5. hand the listeners the wiki, the settings, the state store, the answer queue, the conversations
    (answering in threads, following them, feedback) and each user's UI language as the ``wiki``,
    ``settings``, ``state``, ``answers``, ``conversations`` and ``languages`` arguments
    (`bot.answer_queue.AnswerQueue`, `bot.user_locale.UserLanguages`).
@@ -17,7 +20,10 @@ Listeners do their domain work through the answer queue (`bot.answer_queue`), ne
 event loop: the ack path only verifies, routes and responds.
 
 One error handler logs a failed listener with its context and tells the user politely (that the
-bot is overloaded, when the answer queue stayed full).
+bot is overloaded, when the answer queue stayed full), but only on a trusted request: one that
+failed before it was checked gets one log line and no answer at all, no response_url post and
+no Slack call. (Over HTTP, `bot.server` already refused every request whose signature is not
+right before Bolt saw it.)
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from bot.answer_queue import AnswerQueue, Overloaded
 from bot.conversation import Conversations
 from bot.delivery import failure_reply, overloaded_reply, respond_privately, tell_user
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
+from bot.inbound import is_slack_response_url
 from bot.listeners import register_listeners
 from bot.mrkdwn import strip_mention
 from bot.replies import Reply
@@ -46,6 +53,10 @@ from index.wiki import Wiki
 log = logging.getLogger(__name__)
 
 Next = Callable[[], Awaitable[None]]
+
+TRUSTED = "sakuin_trusted"
+"""The context key set once a request passed Bolt's signature check and ours: only then does the
+error handler answer it."""
 
 
 def create_app(
@@ -70,6 +81,8 @@ def create_app(
         logger=logging.getLogger("bot.bolt"),
     )
     app.use(_refuse_other_teams(settings))
+    app.use(_refuse_foreign_response_urls(settings))
+    app.use(_mark_trusted)
     app.use(_ignore_bots)
     app.use(_provide(settings, wiki, state, answers or AnswerQueue(), UserLanguages(settings.ui_language)))
     register_listeners(app, settings)
@@ -94,6 +107,34 @@ def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltRespo
         return BoltResponse(status=200, body="")
 
     return refuse_other_teams
+
+
+def _refuse_foreign_response_urls(settings: Settings) -> Callable[..., Awaitable[BoltResponse | None]]:
+    """Slack's response URLs are on its hooks host; any other would make the server post wherever
+    the request says. Such a request is acknowledged and otherwise ignored."""
+
+    async def refuse_foreign_response_urls(
+        context: AsyncBoltContext, body: dict, next: Next
+    ) -> BoltResponse | None:
+        url = context.response_url
+        if url is None or is_slack_response_url(url, settings.slack_api_url):
+            await next()
+            return None
+        log.warning(
+            "refused %s from workspace %s: its response_url is not on Slack's hooks host",
+            _kind(body),
+            context.team_id,
+        )
+        return BoltResponse(status=200, body="")
+
+    return refuse_foreign_response_urls
+
+
+async def _mark_trusted(context: AsyncBoltContext, next: Next) -> None:
+    """Reached only past Bolt's signature check (or from the app's own Socket Mode connection) and
+    the two refusals above."""
+    context[TRUSTED] = True
+    await next()
 
 
 def is_from_bot(event: dict, bot_user_id: str | None) -> bool:
@@ -143,7 +184,12 @@ def _provide(
 
 
 async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) -> None:
-    """Log what failed for whom, then apologise to the user where they asked."""
+    """Log what failed for whom, then apologise to the user where they asked; a request that
+    failed before it was trusted is not answered (it may be forged: its channel, user and
+    response_url are anyone's)."""
+    if not context.get(TRUSTED):
+        log.warning("a request failed before it was verified (%s): not answered", type(error).__name__)
+        return
     event = body.get("event") if isinstance(body.get("event"), dict) else {}
     channel = event.get("channel") or body.get("channel_id") or (body.get("channel") or {}).get("id")
     overloaded = isinstance(error, Overloaded)

@@ -1,5 +1,9 @@
 """The HTTP server of ``sakuin serve``: ``POST /slack/events`` (Bolt), ``GET /healthz``, and
-``POST /hooks/git`` (the push webhook, when ``WIKI_GIT_WEBHOOK_SECRET`` is set)."""
+``POST /hooks/git`` (the push webhook, when ``WIKI_GIT_WEBHOOK_SECRET`` is set).
+
+A request to ``/slack/events`` reaches Bolt only when Slack signed it (`bot.inbound`): any other
+gets a 401 and one log line here, and the app never runs for it.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +12,13 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
+from urllib.parse import parse_qs
 
 from aiohttp import web
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.git_sync import GitSync
+from bot.inbound import signature_problem
 from bot.push_relay import PushRelay
 from config.settings import Settings
 from index.wiki import Wiki
@@ -37,6 +43,8 @@ def create_web_app(
     vault from git and a webhook secret, the push webhook (passed on to the other replicas by
     ``relay`` when the state is shared in PostgreSQL)."""
     web_app = app.web_app(path=EVENTS_PATH, port=settings.port)
+    secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
+    web_app.middlewares.append(slack_signature_gate(secret))
 
     async def healthz(request: web.Request) -> web.Response:
         """Liveness (the process answers), the index state and the git checkout, always HTTP 200."""
@@ -57,6 +65,53 @@ def create_web_app(
             GIT_HOOK_PATH, git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync, relay)
         )
     return web_app
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def slack_signature_gate(secret: str) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+    """Let a ``POST /slack/events`` through to Bolt only when Slack signed it with ``secret``.
+
+    Bolt checks the signature too, but a malformed timestamp makes its check raise, and Bolt then
+    hands the unverified body to the app's error handler; here nothing is parsed before the
+    signature is right. Slack's ``ssl_check`` (unsigned, answered with an empty 200) is answered
+    here as Bolt would."""
+
+    @web.middleware
+    async def verify_slack_signature(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method != "POST" or request.path != EVENTS_PATH:
+            return await handler(request)
+        body = await request.read()
+        if is_ssl_check(body):
+            return web.Response(status=200)
+        problem = signature_problem(
+            secret,
+            request.headers.get("X-Slack-Request-Timestamp"),
+            request.headers.get("X-Slack-Signature"),
+            body,
+        )
+        if problem is None and not is_utf8(body):
+            problem = "a body that is not UTF-8"
+        if problem is not None:
+            log.warning("refused a Slack request from %s: %s", request.remote, problem)
+            return web.json_response({"error": "invalid request"}, status=401)
+        return await handler(request)
+
+    return verify_slack_signature
+
+
+def is_ssl_check(body: bytes) -> bool:
+    """Slack's unsigned certificate check of a slash command's URL (``ssl_check=1&token=…``)."""
+    return parse_qs(body.decode("utf-8", "replace")).get("ssl_check") == ["1"]
+
+
+def is_utf8(body: bytes) -> bool:
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def git_webhook(

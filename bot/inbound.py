@@ -1,0 +1,67 @@
+"""What sakuin trusts of what comes in from outside: a Slack request's signature and the URL it asks
+to be answered at.
+
+- `signature_problem`: Slack signs ``v0:<timestamp>:<body>`` with the signing secret; a request
+  whose timestamp or signature is missing, malformed, stale or wrong is refused before Bolt sees
+  it, so nothing the app does (its error handler included) ever runs for it.
+- `is_slack_response_url`: a ``response_url`` is only posted to on Slack's hooks host (or the
+  host of ``SLACK_API_URL``, for a proxy or a local test double): a request cannot make the server
+  post to an address of its choosing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import time
+from urllib.parse import urlsplit
+
+MAX_CLOCK_SKEW_S = 5 * 60
+"""Slack's window: a request signed longer ago (or ahead) than this is a replay."""
+SLACK_HOOKS_HOST = "hooks.slack.com"
+_TIMESTAMP = re.compile(r"[0-9]{1,12}")
+_SIGNATURE = re.compile(r"v0=[0-9a-f]{64}")
+
+
+def signature_problem(
+    secret: str, timestamp: str | None, signature: str | None, body: bytes, now: float | None = None
+) -> str | None:
+    """Why a Slack request is not signed with ``secret`` (None when it is). The headers are
+    checked for shape (ASCII digits, lowercase hex) before anything is computed from them."""
+    if not secret:
+        return "no signing secret is configured"
+    if timestamp is None:
+        return "no X-Slack-Request-Timestamp"
+    if not _TIMESTAMP.fullmatch(timestamp):
+        return "a malformed X-Slack-Request-Timestamp"
+    if abs((time.time() if now is None else now) - int(timestamp)) > MAX_CLOCK_SKEW_S:
+        return "a stale X-Slack-Request-Timestamp"
+    if signature is None:
+        return "no X-Slack-Signature"
+    if not _SIGNATURE.fullmatch(signature):
+        return "a malformed X-Slack-Signature"
+    expected = hmac.new(secret.encode("utf-8"), f"v0:{timestamp}:".encode() + body, hashlib.sha256)
+    if not hmac.compare_digest(f"v0={expected.hexdigest()}", signature):
+        return "a wrong X-Slack-Signature"
+    return None
+
+
+def is_slack_response_url(url: object, api_url: str) -> bool:
+    """Whether ``url`` is one Slack hands out: https on ``hooks.slack.com``, on ``hooks.`` +
+    the host of ``SLACK_API_URL`` (GovSlack's ``hooks.slack-gov.com``), or on the very scheme,
+    host and port of ``SLACK_API_URL`` (a proxy, the fake Slack of the tests)."""
+    if not isinstance(url, str):
+        return False
+    try:
+        given, api = urlsplit(url), urlsplit(api_url)
+        given_origin = (given.scheme, given.hostname, given.port)
+        api_origin = (api.scheme, api.hostname, api.port)
+    except ValueError:  # a port that is not a number, a bracketed host that is not an address
+        return False
+    if given.username is not None or given.password is not None:
+        return False
+    if given_origin == api_origin and given.scheme in ("http", "https"):
+        return True
+    hooks_hosts = {SLACK_HOOKS_HOST, f"hooks.{api.hostname}"}
+    return given.scheme == "https" and given.hostname in hooks_hosts and given.port in (None, 443)
