@@ -2,7 +2,8 @@
 ``POST /hooks/git`` (the push webhook, when ``WIKI_GIT_WEBHOOK_SECRET`` is set).
 
 A request to ``/slack/events`` reaches Bolt only when Slack signed it (`bot.inbound`): any other
-gets a 401 and one log line here, and the app never runs for it.
+gets a 401 and one log line here, and the app never runs for it. A client that sends its request
+slowly is dropped after `HttpTimeouts`, never held.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 from aiohttp import web
@@ -32,19 +34,38 @@ MAX_HOOK_BODY = 25 * 1024 * 1024
 """GitHub caps webhook payloads at 25 MB; the body is read in chunks only to check its signature."""
 
 
+@dataclass(frozen=True)
+class HttpTimeouts:
+    """How long the server waits on a client."""
+
+    idle_s: float = 75.0
+    """For a request's headers to arrive, and between requests on a kept-alive connection (aiohttp's
+    keep-alive timeout runs while headers arrive too). Longer than the 60 s idle timeout of the
+    usual load balancers in front, so that they close an idle connection first."""
+    body_s: float = 15.0
+    """For a request's whole body (Slack's are small, and GitHub gives up on a webhook after 10 s)."""
+    linger_s: float = 2.0
+    """For the unread rest of a body after the answer, before the connection is closed."""
+
+
+TIMEOUTS = web.AppKey("timeouts", HttpTimeouts)
+
+
 def create_web_app(
     settings: Settings,
     wiki: Wiki,
     app: AsyncApp,
     sync: GitSync | None = None,
     relay: PushRelay | None = None,
+    timeouts: HttpTimeouts = HttpTimeouts(),
 ) -> web.Application:
     """Bolt's aiohttp application for every Slack request, plus the health check and, with a
     vault from git and a webhook secret, the push webhook (passed on to the other replicas by
-    ``relay`` when the state is shared in PostgreSQL)."""
+    ``relay`` when the state is shared in PostgreSQL). `start_http` serves it with ``timeouts``."""
     web_app = app.web_app(path=EVENTS_PATH, port=settings.port)
+    web_app[TIMEOUTS] = timeouts
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
-    web_app.middlewares.append(slack_signature_gate(secret))
+    web_app.middlewares.append(slack_signature_gate(secret, timeouts.body_s))
 
     async def healthz(request: web.Request) -> web.Response:
         """Liveness (the process answers), the index state and the git checkout, always HTTP 200."""
@@ -62,7 +83,8 @@ def create_web_app(
     web_app.router.add_get(HEALTH_PATH, healthz)
     if sync is not None and settings.wiki_git_webhook_secret is not None:
         web_app.router.add_post(
-            GIT_HOOK_PATH, git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync, relay)
+            GIT_HOOK_PATH,
+            git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync, relay, timeouts.body_s),
         )
     return web_app
 
@@ -70,8 +92,11 @@ def create_web_app(
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def slack_signature_gate(secret: str) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
-    """Let a ``POST /slack/events`` through to Bolt only when Slack signed it with ``secret``.
+def slack_signature_gate(
+    secret: str, body_timeout_s: float = HttpTimeouts.body_s
+) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+    """Let a ``POST /slack/events`` through to Bolt only when Slack signed it with ``secret`` (and
+    sent its body within ``body_timeout_s``).
 
     Bolt checks the signature too, but a malformed timestamp makes its check raise, and Bolt then
     hands the unverified body to the app's error handler; here nothing is parsed before the
@@ -82,7 +107,11 @@ def slack_signature_gate(secret: str) -> Callable[[web.Request, Handler], Awaita
     async def verify_slack_signature(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.method != "POST" or request.path != EVENTS_PATH:
             return await handler(request)
-        body = await request.read()
+        try:
+            async with asyncio.timeout(body_timeout_s):
+                body = await request.read()
+        except TimeoutError:
+            return too_slow(request, body_timeout_s)
         if is_ssl_check(body):
             return web.Response(status=200)
         problem = signature_problem(
@@ -101,6 +130,16 @@ def slack_signature_gate(secret: str) -> Callable[[web.Request, Handler], Awaita
     return verify_slack_signature
 
 
+def too_slow(request: web.Request, timeout_s: float) -> web.Response:
+    """408 for a body that took longer than ``timeout_s``; the connection is closed after it."""
+    log.warning(
+        "dropped a request to %s from %s: its body took over %s s", request.path, request.remote, timeout_s
+    )
+    response = web.json_response({"error": "request body too slow"}, status=408)
+    response.force_close()
+    return response
+
+
 def is_ssl_check(body: bytes) -> bool:
     """Slack's unsigned certificate check of a slash command's URL (``ssl_check=1&token=…``)."""
     return parse_qs(body.decode("utf-8", "replace")).get("ssl_check") == ["1"]
@@ -115,7 +154,7 @@ def is_utf8(body: bytes) -> bool:
 
 
 def git_webhook(
-    secret: str, sync: GitSync, relay: PushRelay | None = None
+    secret: str, sync: GitSync, relay: PushRelay | None = None, body_timeout_s: float = HttpTimeouts.body_s
 ) -> Callable[[web.Request], Awaitable[web.Response]]:
     """``POST /hooks/git``: a push notification from GitHub (``X-Hub-Signature-256``, an HMAC of
     the body) or GitLab (``X-Gitlab-Token``, the secret itself). A valid one schedules a fetch at
@@ -130,11 +169,15 @@ def git_webhook(
         signature = request.headers.get("X-Hub-Signature-256")
         digest = hmac.new(secret.encode("utf-8"), digestmod=hashlib.sha256)
         size = 0
-        async for chunk in request.content.iter_chunked(64 * 1024):
-            size += len(chunk)
-            if size > MAX_HOOK_BODY:
-                return web.json_response({"error": "payload too large"}, status=413)
-            digest.update(chunk)
+        try:
+            async with asyncio.timeout(body_timeout_s):
+                async for chunk in request.content.iter_chunked(64 * 1024):
+                    size += len(chunk)
+                    if size > MAX_HOOK_BODY:
+                        return web.json_response({"error": "payload too large"}, status=413)
+                    digest.update(chunk)
+        except TimeoutError:
+            return too_slow(request, body_timeout_s)
         if not (
             (signature is not None and is_valid_signature(signature, digest.hexdigest()))
             or (token is not None and hmac.compare_digest(token.encode("utf-8"), secret.encode("utf-8")))
@@ -161,7 +204,8 @@ def is_valid_signature(header: str, expected_hex: str) -> bool:
 
 async def start_http(web_app: web.Application, port: int, host: str = "0.0.0.0") -> web.AppRunner:
     """Start serving and return the runner (``runner.addresses`` has the port when ``port`` is 0)."""
-    runner = web.AppRunner(web_app)
+    timeouts = web_app.get(TIMEOUTS) or HttpTimeouts()
+    runner = web.AppRunner(web_app, keepalive_timeout=timeouts.idle_s, lingering_time=timeouts.linger_s)
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     log.info("listening on %s", ", ".join(f"{h}:{p}" for h, p, *_ in runner.addresses))

@@ -1,6 +1,7 @@
 """Requests the bot must not act on, through the real server: unsigned or malformed ones, and signed
 ones asking to be answered somewhere other than Slack. None of them may make the server call
-anyone: neither the (fake) Slack Web API with its token nor the URL the request names."""
+anyone: neither the (fake) Slack Web API with its token nor the URL the request names. And
+clients the server must not wait on for ever."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from bot.answer_queue import AnswerQueue
 from bot.app import create_app
 from bot.blocks.buttons import OPEN_PAGE
 from bot.inbound import is_slack_response_url, signature_problem
+from bot.server import EVENTS_PATH, HttpTimeouts
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
-from tests.bot.conftest import SIGNING_SECRET, RunningBot, bot_settings, running_bot
+from tests.bot.conftest import SIGNING_SECRET, RunningBot, bot_settings, dribble_until_closed, running_bot
 from tests.bot.fake_slack import (
     CHANNEL_ID,
     OTHER_TEAM_ID,
@@ -233,3 +235,22 @@ def signed(stamp: str = STAMP, body: bytes = BODY, secret: str = SIGNING_SECRET)
 )
 def test_signature_problems(secret, timestamp, signature, at, problem):
     assert signature_problem(secret, timestamp, signature, BODY, now=at) == problem
+
+
+SHORT = HttpTimeouts(idle_s=1.0, body_s=1.0, linger_s=0.5)
+HEAD = f"POST {EVENTS_PATH} HTTP/1.1\r\nHost: sakuin\r\n"
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        HEAD + "X-Slow: ",  # headers that never end
+        HEAD + "Content-Length: 100000\r\nContent-Type: application/json\r\n\r\n",  # a body that never ends
+        "GET /healthz HTTP/1.1\r\nHost: sakuin\r\n\r\nGET /healthz HTTP/1.1\r\nX-Slow: ",  # a second request
+    ],
+    ids=["headers", "body", "second request"],
+)
+async def test_a_client_sending_a_byte_at_a_time_is_dropped(tmp_path, fake_slack, linked_wiki, start):
+    async with running_bot(tmp_path, fake_slack, linked_wiki, timeouts=SHORT) as bot:
+        took, _ = await dribble_until_closed(bot.base_url, start)
+    assert took < SHORT.idle_s + SHORT.body_s + SHORT.linger_s + 1.0
