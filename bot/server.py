@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import hmac
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import parse_qs
@@ -68,16 +69,18 @@ def create_web_app(
     web_app.middlewares.append(slack_signature_gate(secret, timeouts.body_s))
 
     async def healthz(request: web.Request) -> web.Response:
-        """Liveness (the process answers), the index state and the git checkout, always HTTP 200."""
+        """Liveness (the process answers), the index state and the git checkout, always HTTP 200.
+        Anyone may ask, so error texts say what went wrong but not where on disk (`without_paths`)."""
         state = await asyncio.to_thread(wiki.state)
         body: dict[str, object] = {
             "status": state.status,
             "pages": state.pages,
             "updated_at": state.updated_at,
-            "error": state.last_error,
+            "error": without_paths(state.last_error),
         }
         if sync is not None:
-            body["git"] = sync.status().as_json()
+            git = sync.status().as_json()
+            body["git"] = {**git, "error": without_paths(git["error"])}
         return web.json_response(body)
 
     web_app.router.add_get(HEALTH_PATH, healthz)
@@ -87,6 +90,25 @@ def create_web_app(
             git_webhook(settings.wiki_git_webhook_secret.get_secret_value(), sync, relay, timeouts.body_s),
         )
     return web_app
+
+
+_QUOTED_PATH = re.compile(r"""(['"])(/[^'"]*)\1""")
+_BARE_PATH = re.compile(r"""(?<![\w:/.~…-])/[^\s'"]+""")
+_TRAILING = ",;:.)"
+
+
+def without_paths(text: object) -> object:
+    """An error text with each absolute path cut to its last part (``'/srv/x/index'`` becomes
+    ``'…/index'``): the reason stays, the layout of the disk does not. URLs are left alone."""
+    if not isinstance(text, str):
+        return text
+    text = _QUOTED_PATH.sub(lambda match: f"{match[1]}{_last_part(match[2])}{match[1]}", text)
+    return _BARE_PATH.sub(lambda match: _last_part(match[0]), text)
+
+
+def _last_part(path: str) -> str:
+    core = path.rstrip(_TRAILING)
+    return "…/" + core.rstrip("/").rsplit("/", 1)[-1] + path[len(core) :]
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -11,6 +11,8 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bot.server import without_paths
+from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks, assert_valid_view, message_text
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, running_bot
 from tests.bot.fake_slack import (
@@ -24,6 +26,7 @@ from tests.bot.fake_slack import (
     direct_message,
     mention_event,
 )
+from tests.conftest import EXAMPLE_VAULT
 
 QUIET_S = 0.5
 """How long to keep listening for a message that must not come."""
@@ -343,6 +346,43 @@ async def test_healthz_reports_the_index_state(bot, linked_wiki):
     status, body = await bot.get("/healthz")
     assert status == 200
     assert body["status"] == "ready" and body["pages"] == len(linked_wiki.pages()) and body["updated_at"]
+
+
+async def test_healthz_says_why_the_index_failed_but_not_where(tmp_path, fake_slack):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    wiki = Wiki.open(EXAMPLE_VAULT, blocker / "index")
+    with pytest.raises(NotADirectoryError):
+        wiki.update()
+    assert str(tmp_path) in (wiki.state().last_error or "")
+    async with running_bot(tmp_path, fake_slack, wiki) as bot:
+        status, body = await bot.get("/healthz")
+    assert status == 200 and body["status"] == "error"
+    assert body["error"] == "NotADirectoryError: [Errno 20] Not a directory: '…/index'"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "FileNotFoundError: [Errno 2] No such file: '/srv/a b/vault'",
+            "FileNotFoundError: [Errno 2] No such file: '…/vault'",
+        ),
+        (
+            'PermissionError: "/srv/x/state.sqlite3" is read-only',
+            'PermissionError: "…/state.sqlite3" is read-only',
+        ),
+        ("cannot read /srv/wiki/a.md, /srv/wiki/b.md: denied", "cannot read …/a.md, …/b.md: denied"),
+        ("git: could not create work tree dir (/srv/vault)", "git: could not create work tree dir (…/vault)"),
+        ("fetch https://git.example/team/wiki.git failed", "fetch https://git.example/team/wiki.git failed"),
+        ("clone file:///srv/git/wiki.git failed", "clone file:///srv/git/wiki.git failed"),
+        ("3/4 pages, ./relative/path, ~/home/x", "3/4 pages, ./relative/path, ~/home/x"),
+        ("ValueError: bad frontmatter", "ValueError: bad frontmatter"),
+        (None, None),
+    ],
+)
+def test_error_texts_lose_their_paths(text, shown):
+    assert without_paths(text) == shown
 
 
 async def test_tokens_never_appear_in_logs(bot, caplog):
