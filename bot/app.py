@@ -3,6 +3,8 @@
 Nothing here reads the environment. Global middleware, in order after Bolt's own (ssl_check,
 signature, authorization, the app's own events, url_verification):
 
+0. replace lone surrogates in the payload (`bot.inbound.clean_payload`): JSON may carry them, and
+   no answer could be encoded with one;
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. refuse requests whose ``response_url`` is not Slack's (`bot.inbound.is_slack_response_url`);
 3. mark the request trusted (``context[TRUSTED]``): signed (or from the app's own Socket Mode
@@ -41,7 +43,7 @@ from bot.answer_queue import AnswerQueue, Overloaded
 from bot.conversation import Conversations
 from bot.delivery import failure_reply, overloaded_reply, respond_privately, tell_user
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
-from bot.inbound import is_slack_response_url
+from bot.inbound import clean_payload, is_slack_response_url
 from bot.listeners import register_listeners
 from bot.mrkdwn import strip_mention
 from bot.replies import Reply
@@ -80,6 +82,7 @@ def create_app(
         process_before_response=False,
         logger=logging.getLogger("bot.bolt"),
     )
+    app.use(_clean_payload)
     app.use(_refuse_other_teams(settings))
     app.use(_refuse_foreign_response_urls(settings))
     app.use(_mark_trusted)
@@ -88,6 +91,11 @@ def create_app(
     register_listeners(app, settings)
     app.error(handle_error)
     return app
+
+
+async def _clean_payload(body: dict, next: Next) -> None:
+    clean_payload(body)
+    await next()
 
 
 def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltResponse | None]]:

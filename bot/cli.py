@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.blocks.page_types import type_label
 from bot.i18n import N_, Language, _, default_language, language_for_text, use_language
+from bot.inbound import clean_text
 from bot.indexing import fresh_wiki, open_wiki, print_report, update_with_progress
 from bot.terminal import err, out, print_json
 from config.settings import Settings, SettingsError, load_settings
@@ -85,7 +86,7 @@ def _day(text: str) -> date:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = clean_arguments(build_parser().parse_args(argv))
     try:
         settings = load_settings()
         logging.basicConfig(
@@ -111,6 +112,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger("sakuin").debug("failure", exc_info=True)
         err.print(f"sakuin: error: {type(error).__name__}: {error}")
         return 1
+
+
+def clean_arguments(args: argparse.Namespace) -> argparse.Namespace:
+    """The arguments with lone surrogates replaced (`bot.inbound.clean_text`): Python decodes an
+    argument that is not UTF-8 into them, and no answer could be printed with one."""
+    for name, value in vars(args).items():
+        if isinstance(value, str):
+            setattr(args, name, clean_text(value))
+        elif isinstance(value, list):
+            setattr(args, name, [clean_text(item) if isinstance(item, str) else item for item in value])
+    return args
 
 
 def terminal_language(settings: Settings, args: argparse.Namespace) -> Language:

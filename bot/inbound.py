@@ -1,5 +1,5 @@
-"""What sakuin trusts of what comes in from outside: a Slack request's signature and the URL it asks
-to be answered at.
+"""What sakuin trusts of what comes in from outside: a Slack request's signature, the URL it asks
+to be answered at, and the text it carries.
 
 - `signature_problem`: Slack signs ``v0:<timestamp>:<body>`` with the signing secret; a request
   whose timestamp or signature is missing, malformed, stale or wrong is refused before Bolt sees
@@ -7,6 +7,10 @@ to be answered at.
 - `is_slack_response_url`: a ``response_url`` is only posted to on Slack's hooks host (or the
   host of ``SLACK_API_URL``, for a proxy or a local test double): a request cannot make the server
   post to an address of its choosing.
+- `clean_text`, `clean_payload`: a lone surrogate (``\\ud800``: valid in JSON, and what Python
+  makes of bytes that are not UTF-8 in a command-line argument, but never encodable as UTF-8)
+  becomes U+FFFD where text comes in (Slack payloads, the command line), so nothing downstream
+  fails to encode it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import hashlib
 import hmac
 import re
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 MAX_CLOCK_SKEW_S = 5 * 60
@@ -22,6 +27,7 @@ MAX_CLOCK_SKEW_S = 5 * 60
 SLACK_HOOKS_HOST = "hooks.slack.com"
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
 _SIGNATURE = re.compile(r"v0=[0-9a-f]{64}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def signature_problem(
@@ -65,3 +71,22 @@ def is_slack_response_url(url: object, api_url: str) -> bool:
         return True
     hooks_hosts = {SLACK_HOOKS_HOST, f"hooks.{api.hostname}"}
     return given.scheme == "https" and given.hostname in hooks_hosts and given.port in (None, 443)
+
+
+def clean_text(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD (the replacement character)."""
+    return _LONE_SURROGATE.sub("\ufffd", text)
+
+
+def clean_payload(value: Any) -> Any:
+    """A parsed JSON payload with `clean_text` applied to every string in it, keys included. Lists
+    and dicts are cleaned in place: Bolt hands its listeners parts of the same body."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        value[:] = [clean_payload(item) for item in value]
+    elif isinstance(value, dict):
+        cleaned = {clean_payload(key): clean_payload(item) for key, item in value.items()}
+        value.clear()
+        value.update(cleaned)
+    return value

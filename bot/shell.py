@@ -7,6 +7,7 @@ import asyncio
 from rich.console import Console
 
 from bot.i18n import N_, _, language_for_text, use_language
+from bot.inbound import clean_text
 from bot.questions import final_reply
 from bot.replies import replies_for_text
 from bot.terminal import render_reply
@@ -23,7 +24,7 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
     console.print(_(BANNER).format(entity=settings.entity_command, wiki=settings.wiki_command))
     while True:
         try:
-            line = console.input("sakuin> ").strip()
+            line = clean_text(console.input("sakuin> ")).strip()
         except EOFError:
             console.print()
             return 0
