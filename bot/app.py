@@ -43,7 +43,7 @@ from bot.answer_queue import AnswerQueue, Overloaded
 from bot.conversation import Conversations
 from bot.delivery import failure_reply, overloaded_reply, respond_privately, tell_user
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
-from bot.inbound import clean_payload, is_slack_response_url
+from bot.inbound import RefusalLog, clean_payload, is_slack_response_url
 from bot.listeners import register_listeners
 from bot.mrkdwn import strip_mention
 from bot.replies import Reply
@@ -89,7 +89,7 @@ def create_app(
     app.use(_ignore_bots)
     app.use(_provide(settings, wiki, state, answers or AnswerQueue(), UserLanguages(settings.ui_language)))
     register_listeners(app, settings)
-    app.error(handle_error)
+    app.error(_error_handler(RefusalLog(log)))
     return app
 
 
@@ -99,11 +99,13 @@ async def _clean_payload(body: dict, next: Next) -> None:
 
 
 def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltResponse | None]]:
+    refusals = RefusalLog(log)
+
     async def refuse_other_teams(context: AsyncBoltContext, body: dict, next: Next) -> BoltResponse | None:
         if settings.slack_team_id is None or context.team_id == settings.slack_team_id:
             await next()
             return None
-        log.warning(
+        refusals.refused(
             "refused %s from workspace %s (configured: %s)",
             _kind(body),
             context.team_id,
@@ -120,6 +122,7 @@ def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltRespo
 def _refuse_foreign_response_urls(settings: Settings) -> Callable[..., Awaitable[BoltResponse | None]]:
     """Slack's response URLs are on its hooks host; any other would make the server post wherever
     the request says. Such a request is acknowledged and otherwise ignored."""
+    refusals = RefusalLog(log)
 
     async def refuse_foreign_response_urls(
         context: AsyncBoltContext, body: dict, next: Next
@@ -128,7 +131,7 @@ def _refuse_foreign_response_urls(settings: Settings) -> Callable[..., Awaitable
         if url is None or is_slack_response_url(url, settings.slack_api_url):
             await next()
             return None
-        log.warning(
+        refusals.refused(
             "refused %s from workspace %s: its response_url is not on Slack's hooks host",
             _kind(body),
             context.team_id,
@@ -191,13 +194,24 @@ def _provide(
     return provide
 
 
+def _error_handler(unverified: RefusalLog) -> Callable[[Exception, dict, AsyncBoltContext], Awaitable[None]]:
+    """`handle_error` for trusted requests; one that failed before it was trusted is not answered
+    (it may be forged: its channel, user and response_url are anyone's), only logged, through
+    ``unverified``."""
+
+    async def handle_any_error(error: Exception, body: dict, context: AsyncBoltContext) -> None:
+        if context.get(TRUSTED):
+            await handle_error(error, body, context)
+        else:
+            unverified.refused(
+                "a request failed before it was verified (%s): not answered", type(error).__name__
+            )
+
+    return handle_any_error
+
+
 async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) -> None:
-    """Log what failed for whom, then apologise to the user where they asked; a request that
-    failed before it was trusted is not answered (it may be forged: its channel, user and
-    response_url are anyone's)."""
-    if not context.get(TRUSTED):
-        log.warning("a request failed before it was verified (%s): not answered", type(error).__name__)
-        return
+    """Log what failed for whom, then apologise to the user where they asked."""
     event = body.get("event") if isinstance(body.get("event"), dict) else {}
     channel = event.get("channel") or body.get("channel_id") or (body.get("channel") or {}).get("id")
     overloaded = isinstance(error, Overloaded)

@@ -7,6 +7,8 @@ to be answered at, and the text it carries.
 - `is_slack_response_url`: a ``response_url`` is only posted to on Slack's hooks host (or the
   host of ``SLACK_API_URL``, for a proxy or a local test double): a request cannot make the server
   post to an address of its choosing.
+- `RefusalLog`: anyone can send a refused request, so refusals are logged at most once a minute
+  (with the count of those left out), never one line each.
 - `clean_text`, `clean_payload`: a lone surrogate (``\\ud800``: valid in JSON, and what Python
   makes of bytes that are not UTF-8 in a command-line argument, but never encodable as UTF-8)
   becomes U+FFFD where text comes in (Slack payloads, the command line), so nothing downstream
@@ -17,8 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +32,7 @@ SLACK_HOOKS_HOST = "hooks.slack.com"
 _TIMESTAMP = re.compile(r"[0-9]{1,12}")
 _SIGNATURE = re.compile(r"v0=[0-9a-f]{64}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+REFUSAL_LOG_INTERVAL_S = 60.0
 
 
 def signature_problem(
@@ -71,6 +76,36 @@ def is_slack_response_url(url: object, api_url: str) -> bool:
         return True
     hooks_hosts = {SLACK_HOOKS_HOST, f"hooks.{api.hostname}"}
     return given.scheme == "https" and given.hostname in hooks_hosts and given.port in (None, 443)
+
+
+class RefusalLog:
+    """Warnings about refused requests, at most one per ``interval_s``; the next one logged after a
+    quiet spell says how many were left out. One per kind of refusal (its own rhythm)."""
+
+    def __init__(
+        self,
+        logger: logging.Logger,
+        interval_s: float = REFUSAL_LOG_INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._logger = logger
+        self._interval_s = interval_s
+        self._clock = clock
+        self._logged_at: float | None = None
+        self._left_out = 0
+
+    def refused(self, message: str, *args: object) -> None:
+        """``logger.warning(message, *args)``, unless a refusal was logged less than ``interval_s``
+        ago (then it is only counted)."""
+        now = self._clock()
+        if self._logged_at is not None and now - self._logged_at < self._interval_s:
+            self._left_out += 1
+            return
+        if self._left_out:
+            message += " (and %d more like it in the last %d s)"
+            args = (*args, self._left_out, round(now - (self._logged_at or now)))
+        self._logger.warning(message, *args)
+        self._logged_at, self._left_out = now, 0
 
 
 def clean_text(text: str) -> str:

@@ -21,7 +21,7 @@ from aiohttp import web
 from slack_bolt.app.async_app import AsyncApp
 
 from bot.git_sync import GitSync
-from bot.inbound import signature_problem
+from bot.inbound import RefusalLog, signature_problem
 from bot.push_relay import PushRelay
 from config.settings import Settings
 from index.wiki import Wiki
@@ -124,6 +124,7 @@ def slack_signature_gate(
     hands the unverified body to the app's error handler; here nothing is parsed before the
     signature is right. Slack's ``ssl_check`` (unsigned, answered with an empty 200) is answered
     here as Bolt would."""
+    refusals = RefusalLog(log)
 
     @web.middleware
     async def verify_slack_signature(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -145,7 +146,7 @@ def slack_signature_gate(
         if problem is None and not is_utf8(body):
             problem = "a body that is not UTF-8"
         if problem is not None:
-            log.warning("refused a Slack request from %s: %s", request.remote, problem)
+            refusals.refused("refused a Slack request from %s: %s", request.remote, problem)
             return web.json_response({"error": "invalid request"}, status=401)
         return await handler(request)
 
@@ -185,6 +186,7 @@ def git_webhook(
     if not secret.strip():
         raise ValueError("the git webhook needs a non-empty secret (WIKI_GIT_WEBHOOK_SECRET)")
     announcing: set[asyncio.Task[None]] = set()
+    refusals = RefusalLog(log)
 
     async def receive_push(request: web.Request) -> web.Response:
         token = request.headers.get("X-Gitlab-Token")
@@ -204,7 +206,7 @@ def git_webhook(
             (signature is not None and is_valid_signature(signature, digest.hexdigest()))
             or (token is not None and hmac.compare_digest(token.encode("utf-8"), secret.encode("utf-8")))
         ):
-            log.warning("refused a git webhook from %s: bad or missing signature", request.remote)
+            refusals.refused("refused a git webhook from %s: bad or missing signature", request.remote)
             return web.json_response({"error": "bad or missing signature"}, status=401)
         event = request.headers.get("X-GitHub-Event") or request.headers.get("X-Gitlab-Event") or "push"
         log.info("git webhook (%s): fetching %s now", event, sync.remote)

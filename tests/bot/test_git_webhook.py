@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -166,6 +167,20 @@ async def test_no_webhook_without_a_secret(tmp_path: Path, fake_slack: FakeSlack
         status, _ = await post_hook(bot, PUSH, {"X-Hub-Signature-256": github_signature(PUSH)})
     assert status in (404, 405)
     assert not sync.fetch_requested
+
+
+async def test_refused_webhooks_are_logged_once_a_minute_not_each(
+    tmp_path: Path, fake_slack: FakeSlack, wiki, caplog
+) -> None:
+    url = "https://git.example/wiki.git"
+    sync = GitSync(url, tmp_path / "vault")
+    settings = {"wiki_git_url": url, "wiki_git_webhook_secret": SECRET}
+    async with running_bot(tmp_path, fake_slack, wiki, sync=sync, **settings) as bot:
+        for _ in range(20):
+            status, _ = await post_hook(bot, PUSH, {"X-Hub-Signature-256": github_signature(PUSH, "wrong")})
+            assert status == 401
+    refusals = [r for r in caplog.records if "refused a git webhook" in r.getMessage()]
+    assert len(refusals) == 1 and refusals[0].levelno == logging.WARNING
 
 
 async def test_a_push_body_sent_a_byte_at_a_time_is_dropped(

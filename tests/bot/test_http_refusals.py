@@ -19,7 +19,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from bot.answer_queue import AnswerQueue
 from bot.app import create_app
 from bot.blocks.buttons import OPEN_PAGE
-from bot.inbound import is_slack_response_url, signature_problem
+from bot.inbound import RefusalLog, is_slack_response_url, signature_problem
 from bot.server import EVENTS_PATH, HttpTimeouts
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
@@ -110,6 +110,30 @@ async def test_an_unsigned_request_is_a_401_that_calls_no_one(
     assert not any(record.exc_info for record in caplog.records) and "Traceback" not in caplog.text
 
 
+async def test_unsigned_requests_are_logged_once_a_minute_not_each(tmp_path, fake_slack, linked_wiki, caplog):
+    body, content_type = forged_command(fake_slack.response_url("x"))
+    async with running_bot(tmp_path, fake_slack, linked_wiki) as bot:
+        for _ in range(20):
+            assert await post_raw(bot, body, content_type, slack_headers(NOW, FORGED)) == 401
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == [
+        "refused a Slack request from 127.0.0.1: a wrong X-Slack-Signature"
+    ]
+
+
+def test_a_refusal_log_counts_what_it_left_out(caplog):
+    clock = [1000.0]
+    refusals = RefusalLog(logging.getLogger("test.refusals"), interval_s=60, clock=lambda: clock[0])
+    for at in (0, 1, 2, 59.9, 61, 62, 200):
+        clock[0] = 1000.0 + at
+        refusals.refused("refused %s", at)
+    assert [r.getMessage() for r in caplog.records] == [
+        "refused 0",
+        "refused 61 (and 3 more like it in the last 61 s)",
+        "refused 200 (and 1 more like it in the last 139 s)",
+    ]
+    assert all(r.levelno == logging.WARNING for r in caplog.records)
+
+
 async def test_a_body_that_is_not_utf8_is_refused_even_when_signed(tmp_path, fake_slack, linked_wiki):
     body = b"command=%2Fentity&text=\xff\xfe"
     async with running_bot(tmp_path, fake_slack, linked_wiki) as bot:
@@ -170,7 +194,7 @@ async def test_a_signed_request_naming_another_response_url_is_not_posted_to(
         await fake_slack.wait_for_responses("ours")  # a Slack response_url is still answered
     assert attacker.responses == [] and attacker.calls == []
     assert [c.method for c in fake_slack.calls if c.method != "auth.test"] == []
-    assert caplog.text.count("its response_url is not on Slack's hooks host") == 2
+    assert caplog.text.count("its response_url is not on Slack's hooks host") == 1  # once a minute
 
 
 API = "https://slack.com/api/"
