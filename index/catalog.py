@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from index.model import FileProblem, Page
 from index.names import Entry, NamedPage, entry_order, mention_order
@@ -163,7 +164,8 @@ def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
     if read_only:
         if not path.exists():
             raise sqlite3.OperationalError(f"no catalog at {path}")
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        # In a URI, "#", "?" and "%" in the folder's name would end or escape the path.
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, check_same_thread=False)
     else:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA busy_timeout = 30000")

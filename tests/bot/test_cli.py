@@ -76,6 +76,17 @@ def test_seed_exports_answer_with_their_relation_groups(
     assert all(item in text for item in expected)
 
 
+def test_an_index_folder_named_with_uri_characters_is_built_and_read(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INDEX_DIR", str(environment / "a#b?c%d" / "index"))
+    assert run(capsys, "index")[0] == 0
+    code, out, err = run(capsys, "lookup", "--json", "ByteDance")
+    assert (code, err) == (0, "") and json.loads(out)["match"]["title"] == "ByteDance"
+    code, out, _ = run(capsys, "search", "--json", "MegaScale")
+    assert code == 0 and json.loads(out)["hits"]
+
+
 def test_lookup_json_shape(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "lookup", "--json", "bytedanse")
     data = json.loads(out)
