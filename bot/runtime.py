@@ -28,7 +28,7 @@ from bot.memory import limit_arenas
 from bot.push_relay import PushRelay
 from bot.slack_client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
-from config.settings import Settings, require, require_wiki_dir
+from config.settings import Settings, require, require_listen_address, require_wiki_dir
 from index.wiki import Wiki
 
 
@@ -44,6 +44,7 @@ class Bot:
 
 async def run_http(settings: Settings) -> None:
     require(settings, "slack_bot_token", "slack_signing_secret")
+    require_listen_address(settings)
     from bot.server import create_web_app, serve_http
 
     async with start_bot(settings) as bot:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from config.settings import SettingsError
+
 BUSY_TIMEOUT_S = 30.0
 """How long a call waits for another process's write lock before it fails."""
 SET_UP_RETRY_S = 0.05
@@ -22,35 +24,38 @@ SET_UP_RETRY_S = 0.05
 
 class SqliteFile:
     """The state file, created (with its parent folder) on first use; one store may be shared by
-    threads (calls are serialised on one connection)."""
+    threads (calls are serialised on one connection). A path that cannot be a writable SQLite
+    file (a folder, a read-only file, a place that cannot be written) is a `SettingsError`
+    naming ``STATE_DB`` at once, not a failure at the first write."""
 
     def __init__(self, path: Path, schema: str, *, clock: Callable[[], float] = time.time) -> None:
         self.path = Path(path)
         self._clock = clock
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._schema = schema
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(
-            self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-        )
-        self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-        self._db.execute("PRAGMA synchronous=FULL")
-        with self._lock:
-            self._set_up(schema)
+        self._db = self._open()
 
-    def _set_up(self, schema: str) -> None:
-        """WAL and the tables. Two processes opening a new file at once can be told "database is
-        locked" at once, without the busy timeout (SQLite does not wait while another connection
-        is switching the file to WAL or recovering it), so this step alone is tried again."""
-        deadline = time.monotonic() + BUSY_TIMEOUT_S
-        while True:
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
             try:
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.executescript(schema)
-                return
-            except sqlite3.OperationalError as error:
-                if "locked" not in str(error) or time.monotonic() > deadline:
-                    raise
-                time.sleep(SET_UP_RETRY_S)
+                db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+                db.execute("PRAGMA synchronous=FULL")
+                _set_up(db, self._schema)
+                _check_writable(db)
+            except BaseException:
+                db.close()
+                raise
+        except (OSError, sqlite3.Error) as error:
+            if "locked" in str(error):  # another process held the file for the whole busy timeout
+                raise
+            raise SettingsError(
+                f"invalid setting STATE_DB: cannot keep the state in {self.path}: {error}"
+            ) from None
+        return db
 
     def close(self) -> None:
         with self._lock:
@@ -74,3 +79,29 @@ class SqliteFile:
         """The connection for a read (WAL: never waits for a writer)."""
         with self._lock:
             yield self._db
+
+
+def _set_up(db: sqlite3.Connection, schema: str) -> None:
+    """WAL and the tables. Two processes opening a new file at once can be told "database is
+    locked" at once, without the busy timeout (SQLite does not wait while another connection is
+    switching the file to WAL or recovering it), so this step alone is tried again."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(schema)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(SET_UP_RETRY_S)
+
+
+def _check_writable(db: sqlite3.Connection) -> None:
+    """Write once, and take it back: a read-only file opens, and answers reads, without a word."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        db.execute(f"PRAGMA user_version = {int(version)}")
+    finally:
+        db.execute("ROLLBACK")
