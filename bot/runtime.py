@@ -27,7 +27,7 @@ from bot.git_sync import GitSync
 from bot.memory import limit_arenas
 from bot.push_relay import PushRelay
 from bot.slack_client import build_client
-from bot.state.store import AsyncStateStore, open_state_store
+from bot.state.store import AsyncStateStore, StateStore, open_state_store
 from config.settings import Settings, require, require_listen_address, require_wiki_dir
 from index.wiki import Wiki
 
@@ -40,6 +40,8 @@ class Bot:
     """The vault's git checkout, when WIKI_GIT_URL is set."""
     relay: PushRelay | None = None
     """Passes push webhooks on to the other replicas, when the state is in PostgreSQL."""
+    store: StateStore | None = None
+    """The state store, for ``/healthz``."""
 
 
 async def run_http(settings: Settings) -> None:
@@ -49,7 +51,9 @@ async def run_http(settings: Settings) -> None:
 
     async with start_bot(settings) as bot:
         await serve_http(
-            create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay), settings.port, settings.host
+            create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay, store=bot.store),
+            settings.port,
+            settings.host,
         )
 
 
@@ -90,7 +94,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
             background.append(asyncio.create_task(relay.listen(sync.request_fetch), name="git-pushes"))
         answers = AnswerQueue()
         try:
-            yield Bot(create_app(settings, wiki, state, client, answers), wiki, sync, relay)
+            yield Bot(create_app(settings, wiki, state, client, answers), wiki, sync, relay, store)
         finally:
             answers.close()
             for task in background:

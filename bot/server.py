@@ -23,6 +23,7 @@ from slack_bolt.app.async_app import AsyncApp
 from bot.git_sync import GitSync
 from bot.inbound import RefusalLog, signature_problem
 from bot.push_relay import PushRelay
+from bot.state.store import StateStore
 from config.settings import Settings
 from index.wiki import Wiki
 
@@ -59,10 +60,12 @@ def create_web_app(
     sync: GitSync | None = None,
     relay: PushRelay | None = None,
     timeouts: HttpTimeouts = HttpTimeouts(),
+    store: StateStore | None = None,
 ) -> web.Application:
-    """Bolt's aiohttp application for every Slack request, plus the health check and, with a
-    vault from git and a webhook secret, the push webhook (passed on to the other replicas by
-    ``relay`` when the state is shared in PostgreSQL). `start_http` serves it with ``timeouts``."""
+    """Bolt's aiohttp application for every Slack request, plus the health check (of the index,
+    the git checkout and the state ``store``) and, with a vault from git and a webhook secret, the
+    push webhook (passed on to the other replicas by ``relay`` when the state is shared in
+    PostgreSQL). `start_http` serves it with ``timeouts``."""
     web_app = app.web_app(path=EVENTS_PATH, port=settings.port)
     web_app[TIMEOUTS] = timeouts
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
@@ -81,6 +84,8 @@ def create_web_app(
         if sync is not None:
             git = sync.status().as_json()
             body["git"] = {**git, "error": without_paths(git["error"])}
+        if store is not None:
+            body["state"] = state_health(store)
         return web.json_response(body)
 
     web_app.router.add_get(HEALTH_PATH, healthz)
@@ -109,6 +114,18 @@ def without_paths(text: object) -> object:
 def _last_part(path: str) -> str:
     core = path.rstrip(_TRAILING)
     return "…/" + core.rstrip("/").rsplit("/", 1)[-1] + path[len(core) :]
+
+
+def state_health(store: StateStore) -> dict[str, object]:
+    """The state store's part of ``/healthz``: whether it had to open its file anew."""
+    reopened_at = store.reopened_at()
+    warning = None
+    if reopened_at is not None:
+        warning = (
+            "the state file was deleted or replaced while serving and opened anew:"
+            " what was written before is not in it"
+        )
+    return {"reopened": reopened_at is not None, "reopened_at": reopened_at, "warning": warning}
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -4,10 +4,18 @@ Every write is a ``BEGIN IMMEDIATE`` transaction, so two processes that ask at t
 are serialised by SQLite's file lock and exactly one of them wins a check-then-write. WAL lets
 readers go on while a writer holds the lock. Calls are synchronous and may wait for another
 process's lock (``busy_timeout``): coroutines go through `bot.state.store.AsyncStateStore`.
+
+A file deleted (or replaced) under a running process would otherwise go on taking its writes, on
+the deleted inode, and lose them all at the next start without a word: each call first checks
+that the path still names the file it has open (one ``stat``), and when it does not, opens the
+path anew, logs a warning and remembers when (`SqliteFile.reopened_at`, shown by ``/healthz``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 import sqlite3
 import threading
 import time
@@ -16,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from config.settings import SettingsError
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_S = 30.0
 """How long a call waits for another process's write lock before it fails."""
@@ -33,7 +43,33 @@ class SqliteFile:
         self._clock = clock
         self._schema = schema
         self._lock = threading.Lock()
+        self._reopened_at: float | None = None
         self._db = self._open()
+        self._identity = _identity(self.path)
+
+    def reopened_at(self) -> float | None:
+        """When the file was last found deleted or replaced and opened anew (None: never)."""
+        return self._reopened_at
+
+    def _follow_the_path(self) -> None:
+        """Open the path anew when it no longer names the file open (called under the lock)."""
+        identity = _identity(self.path)
+        if identity == self._identity:
+            return
+        log.warning(
+            "the state file %s was %s while in use: opened it anew (what was written before is not in it)",
+            self.path,
+            "deleted" if identity is None else "replaced",
+        )
+        with contextlib.suppress(sqlite3.Error):
+            # Empty the old file's write-ahead log first: it is still at the path's name, and
+            # the new file would otherwise be "recovered" from the old file's pages.
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = self._open()
+        self._identity = _identity(self.path)
+        self._reopened_at = self._clock()
 
     def _open(self) -> sqlite3.Connection:
         try:
@@ -66,6 +102,7 @@ class SqliteFile:
         """One write transaction; ``BEGIN IMMEDIATE`` takes the write lock up front, so the
         check-then-write inside it cannot interleave with another process."""
         with self._lock:
+            self._follow_the_path()
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
@@ -78,7 +115,17 @@ class SqliteFile:
     def _reading(self) -> Iterator[sqlite3.Connection]:
         """The connection for a read (WAL: never waits for a writer)."""
         with self._lock:
+            self._follow_the_path()
             yield self._db
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The device and inode ``path`` names (None when nothing is there, or it cannot be seen)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
 
 
 def _set_up(db: sqlite3.Connection, schema: str) -> None:

@@ -103,7 +103,7 @@ async def running_bot(
     queue = answers or AnswerQueue()
     with open_state_store(settings.state_db) as store:
         app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings), queue)
-        web_app = create_web_app(settings, wiki, app, sync, timeouts=timeouts or HttpTimeouts())
+        web_app = create_web_app(settings, wiki, app, sync, timeouts=timeouts or HttpTimeouts(), store=store)
         runner = await start_http(web_app, 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:

@@ -348,6 +348,22 @@ async def test_healthz_reports_the_index_state(bot, linked_wiki):
     assert body["status"] == "ready" and body["pages"] == len(linked_wiki.pages()) and body["updated_at"]
 
 
+async def test_healthz_says_when_the_state_file_was_deleted_and_opened_anew(bot, caplog):
+    _, body = await bot.get("/healthz")
+    assert body["state"] == {"reopened": False, "reopened_at": None, "warning": None}
+    await bot.sender.event(mention_event("MegaScale とは", ts="1700000300.000100"), event_id="Ev0FIRST")
+    await posted(bot)
+    bot.settings.state_db.unlink()
+    await bot.sender.event(mention_event("Minder とは", ts="1700000301.000100"), event_id="Ev0SECOND")
+    await posted(bot, count=2)
+    _, body = await bot.get("/healthz")
+    assert body["state"]["reopened"] is True and body["state"]["reopened_at"]
+    assert "deleted or replaced while serving" in body["state"]["warning"]
+    assert "was deleted while in use" in caplog.text
+    kept = sqlite3.connect(bot.settings.state_db).execute("SELECT event_id FROM seen_events").fetchall()
+    assert kept == [("Ev0SECOND",)]  # the claim made after the deletion is in the file at the path
+
+
 async def test_healthz_says_why_the_index_failed_but_not_where(tmp_path, fake_slack):
     blocker = tmp_path / "a-file"
     blocker.write_text("")
