@@ -7,7 +7,9 @@ One `Settings` object is built at start and passed down. Tests build their own w
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import re
+import socket
 from datetime import time
 from pathlib import Path
 from typing import Annotated, Literal
@@ -29,6 +31,8 @@ POSTGRES_SCHEMES = ("postgresql", "postgres")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 CommaList = Annotated[tuple[str, ...], NoDecode]
+DAY_S = 24 * 60 * 60
+_HOST_NAME = re.compile(r"(?=.{1,253}$)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\.?")
 
 
 def _split_commas(value: object) -> object:
@@ -67,21 +71,25 @@ class Settings(BaseSettings):
     wiki_command: str = "/wiki"
     reply_in_thread: bool = True
     allowed_channels: CommaList = ()
-    watch_interval: float = Field(default=30.0, gt=0, description="seconds between safety-net scans")
+    watch_interval: float = Field(
+        default=30.0, ge=0.1, le=DAY_S, description="seconds between safety-net scans"
+    )
     log_level: str = "INFO"
 
     ui_language: Literal["ja", "en", "auto"] = "auto"
-    follow_up_hours: float = Field(default=24.0, gt=0, description="how long a thread is followed")
+    follow_up_hours: float = Field(
+        default=24.0, ge=0.01, le=24 * 365, description="how long a thread is followed"
+    )
     assistant_enabled: bool = False
 
     llm_base_url: str | None = None
     llm_model: str | None = Field(default=None, validate_default=True)
     llm_api_key: SecretStr | None = None
-    llm_timeout: float = Field(default=20.0, gt=0)
+    llm_timeout: float = Field(default=20.0, ge=0.1, le=600)
 
     wiki_git_url: CredentialUrl | None = None
     wiki_git_branch: str | None = None
-    wiki_git_interval: float = Field(default=300.0, gt=0)
+    wiki_git_interval: float = Field(default=300.0, ge=1, le=DAY_S)
     wiki_git_webhook_secret: SecretStr | None = None
 
     mcp_token: SecretStr | None = Field(
@@ -105,6 +113,8 @@ class Settings(BaseSettings):
         """A ``postgresql://`` URL stays a URL; anything else without a scheme is a file path."""
         if isinstance(value, str):
             text = value.strip()
+            if not text:
+                raise ValueError("empty (unset it for the default, .sakuin/state.sqlite3)")
             scheme, separator, rest = text.partition("://")
             if not separator:
                 return Path(text)
@@ -115,6 +125,41 @@ class Settings(BaseSettings):
                 )
             return CredentialUrl(text)
         return value
+
+    @field_validator("wiki_dir", "index_dir", mode="before")
+    @classmethod
+    def _folder_named(cls, value: object) -> object:
+        """An empty path would silently be the current folder."""
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("empty (unset it for the default)")
+        return value
+
+    @field_validator("host")
+    @classmethod
+    def _host_address(cls, value: str) -> str:
+        text = value.strip()
+        try:
+            ipaddress.ip_address(text)
+        except ValueError:
+            if not _HOST_NAME.fullmatch(text):
+                raise ValueError(
+                    f"{value!r} is neither an IP address nor a host name (such as 0.0.0.0 or 127.0.0.1)"
+                ) from None
+        return text
+
+    @field_validator("slack_api_url")
+    @classmethod
+    def _api_base(cls, value: str) -> str:
+        """An http(s) base URL; the Web API methods are appended to it, so it ends with ``/``."""
+        text = value.strip()
+        try:
+            parts = urlsplit(text)
+            parts.port  # noqa: B018 (a port that is not a number raises here)
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("expected an http(s) URL such as https://slack.com/api/")
+        return text if text.endswith("/") else text + "/"
 
     @field_validator("digest_channel", "allowed_channels", mode="before")
     @classmethod
@@ -212,6 +257,26 @@ def load_settings(**overrides: object) -> Settings:
         return Settings(**overrides)
     except ValidationError as error:
         raise SettingsError(describe_validation_error(error)) from None
+    except UnicodeDecodeError as error:
+        raise SettingsError(
+            describe_undecodable_env_file(overrides.get("_env_file", ".env"), error)
+        ) from None
+
+
+def describe_undecodable_env_file(env_file: object, error: UnicodeDecodeError) -> str:
+    """The variable on the first line of the `.env` file that is not UTF-8."""
+    try:
+        lines = Path(str(env_file)).read_bytes().splitlines()
+    except OSError:
+        lines = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            name = line.partition(b"=")[0].strip().removeprefix(b"export ").strip()
+            variable = name.decode("ascii", "replace").upper() or "setting"
+            return f"invalid setting {variable}: line {number} of {env_file} is not UTF-8 text"
+    return f"invalid settings file {env_file}: not UTF-8 text ({error.reason})"
 
 
 def describe_validation_error(error: ValidationError) -> str:
@@ -230,6 +295,21 @@ def require(settings: Settings, *names: str, by: str = "this command") -> None:
     if missing:
         plural = "s" if len(missing) > 1 else ""
         raise SettingsError(f"missing setting{plural} {', '.join(missing)}: required by {by}")
+
+
+def require_listen_address(settings: Settings) -> None:
+    """Stop with one line when ``serve`` could not listen on HOST: a name that does not resolve,
+    or an address that is not this machine's (checked before the index is built, not after)."""
+    try:
+        found = socket.getaddrinfo(
+            settings.host, settings.port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+        family, kind, protocol, _, address = found[0]
+        with socket.socket(family, kind, protocol) as probe:
+            probe.bind((address[0], 0, *address[2:]))
+    except (OSError, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise SettingsError(f"invalid setting HOST: cannot listen on {settings.host!r}: {reason}") from None
 
 
 def require_wiki_dir(settings: Settings) -> None:

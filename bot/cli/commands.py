@@ -17,6 +17,7 @@ from bot.blocks.page_types import type_label
 from bot.cli.fresh_index import fresh_wiki, open_wiki, print_report, update_with_progress
 from bot.cli.terminal import err, out, print_json
 from bot.i18n import N_, Language, _, default_language, language_for_locale, use_language
+from bot.serve.inbound import clean_text
 from config.settings import Settings, SettingsError, load_settings
 from config.system import system_locale
 from index import Lookup, SearchResult
@@ -98,7 +99,7 @@ def _day(text: str) -> date:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = clean_arguments(parser.parse_args(argv))
     if args.command is None:
         parser.print_help()
         return 0
@@ -150,6 +151,17 @@ def terminal_language(settings: Settings) -> Language:
     for ``en_*``, else Japanese. ``ask`` and ``shell`` answer a question in its own language, as
     Slack does, and ``/entity`` or ``/wiki`` in this one, as Slack answers a command in the user's."""
     return language_for_locale(system_locale(), settings.ui_language)
+
+
+def clean_arguments(args: argparse.Namespace) -> argparse.Namespace:
+    """The arguments with lone surrogates replaced (`bot.serve.inbound.clean_text`): Python decodes
+    an argument that is not UTF-8 into them, and no answer could be printed with one."""
+    for name, value in vars(args).items():
+        if isinstance(value, str):
+            setattr(args, name, clean_text(value))
+        elif isinstance(value, list):
+            setattr(args, name, [clean_text(item) if isinstance(item, str) else item for item in value])
+    return args
 
 
 def run_index(settings: Settings, args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from bot.blocks.reply import Reply
 from bot.cli.terminal import render_reply
 from bot.conversation.conversations import compose
 from bot.i18n import N_, _
+from bot.serve.inbound import clean_text
 from config.settings import Settings
 from index import Wiki
 
@@ -78,7 +79,7 @@ def run_shell(settings: Settings, wiki: Wiki, console: Console) -> int:
     with kept_history():
         while True:
             try:
-                line = input(prompt(conversation)).strip()
+                line = clean_text(input(prompt(conversation))).strip()
             except EOFError:
                 console.print()
                 return 0

@@ -4,9 +4,14 @@ Nothing here reads the environment. Global middleware, in order after Bolt's own
 signature, authorization by `bot.slack.identity.BotIdentity` (no call to Slack in the way of an ack), the
 app's own events, url_verification):
 
+0. replace lone surrogates in the payload (`bot.serve.inbound.clean_payload`): JSON may carry them, and
+   no answer could be encoded with one;
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
-2. ignore events from bots (the app itself included), so it never answers a bot;
-3. hand the listeners the wiki, the settings, the state store, the answer queue, the conversations
+2. refuse requests whose ``response_url`` is not Slack's (`bot.serve.inbound.is_slack_response_url`);
+3. mark the request trusted (``context[TRUSTED]``): signed (or from the app's own Socket Mode
+   connection), ours, answerable;
+4. ignore events from bots (the app itself included), so it never answers a bot;
+5. hand the listeners the wiki, the settings, the state store, the answer queue, the conversations
    (answering in threads, following them, feedback) and each user's UI language as the ``wiki``,
    ``settings``, ``state``, ``answers``, ``conversations`` and ``languages`` arguments
    (`bot.answering.queue.AnswerQueue`, `bot.slack.user_locale.UserLanguages`).
@@ -18,7 +23,10 @@ Listeners do their domain work through the answer queue (`bot.answering.queue`),
 event loop: the ack path only verifies, routes and responds.
 
 One error handler logs a failed listener with its context and tells the user politely (that the
-bot is overloaded, when the answer queue stayed full).
+bot is overloaded, when the answer queue stayed full), but only on a trusted request: one that
+failed before it was checked gets one log line and no answer at all, no response_url post and
+no Slack call. (Over HTTP, `bot.serve.server` already refused every request whose signature is not
+right before Bolt saw it.)
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from bot.cli.doctor_report import describe_error
 from bot.conversation.conversations import Conversations
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
+from bot.serve.inbound import RefusalLog, clean_payload, is_slack_response_url
 from bot.slack.delivery import respond_privately, tell_user
 from bot.slack.identity import BotIdentity
 from bot.slack.user_locale import UserLanguages
@@ -68,6 +77,10 @@ BOLT_LOG.addFilter(_hush_token_notices)
 
 Next = Callable[[], Awaitable[None]]
 
+TRUSTED = "sakuin_trusted"
+"""The context key set once a request passed Bolt's signature check and ours: only then does the
+error handler answer it."""
+
 
 def create_app(
     settings: Settings,
@@ -92,20 +105,30 @@ def create_app(
         process_before_response=False,
         logger=BOLT_LOG,
     )
+    app.use(_clean_payload)
     app.use(_refuse_other_teams(settings))
+    app.use(_refuse_foreign_response_urls(settings))
+    app.use(_mark_trusted)
     app.use(_ignore_bots)
     app.use(_provide(settings, wiki, state, answers or AnswerQueue(), UserLanguages(settings.ui_language)))
     register_listeners(app, settings)
-    app.error(handle_error)
+    app.error(_error_handler(RefusalLog(log)))
     return app
 
 
+async def _clean_payload(body: dict, next: Next) -> None:
+    clean_payload(body)
+    await next()
+
+
 def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltResponse | None]]:
+    refusals = RefusalLog(log)
+
     async def refuse_other_teams(context: AsyncBoltContext, body: dict, next: Next) -> BoltResponse | None:
         if settings.slack_team_id is None or context.team_id == settings.slack_team_id:
             await next()
             return None
-        log.warning(
+        refusals.refused(
             "refused %s from workspace %s (configured: %s)",
             _kind(body),
             context.team_id,
@@ -117,6 +140,35 @@ def _refuse_other_teams(settings: Settings) -> Callable[..., Awaitable[BoltRespo
         return BoltResponse(status=200, body="")
 
     return refuse_other_teams
+
+
+def _refuse_foreign_response_urls(settings: Settings) -> Callable[..., Awaitable[BoltResponse | None]]:
+    """Slack's response URLs are on its hooks host; any other would make the server post wherever
+    the request says. Such a request is acknowledged and otherwise ignored."""
+    refusals = RefusalLog(log)
+
+    async def refuse_foreign_response_urls(
+        context: AsyncBoltContext, body: dict, next: Next
+    ) -> BoltResponse | None:
+        url = context.response_url
+        if url is None or is_slack_response_url(url, settings.slack_api_url):
+            await next()
+            return None
+        refusals.refused(
+            "refused %s from workspace %s: its response_url is not on Slack's hooks host",
+            _kind(body),
+            context.team_id,
+        )
+        return BoltResponse(status=200, body="")
+
+    return refuse_foreign_response_urls
+
+
+async def _mark_trusted(context: AsyncBoltContext, next: Next) -> None:
+    """Reached only past Bolt's signature check (or from the app's own Socket Mode connection) and
+    the two refusals above."""
+    context[TRUSTED] = True
+    await next()
 
 
 def is_from_bot(event: dict, bot_user_id: str | None) -> bool:
@@ -163,6 +215,22 @@ def _provide(
         await next()
 
     return provide
+
+
+def _error_handler(unverified: RefusalLog) -> Callable[[Exception, dict, AsyncBoltContext], Awaitable[None]]:
+    """`handle_error` for trusted requests; one that failed before it was trusted is not answered
+    (it may be forged: its channel, user and response_url are anyone's), only logged, through
+    ``unverified``."""
+
+    async def handle_any_error(error: Exception, body: dict, context: AsyncBoltContext) -> None:
+        if context.get(TRUSTED):
+            await handle_error(error, body, context)
+        else:
+            unverified.refused(
+                "a request failed before it was verified (%s): not answered", type(error).__name__
+            )
+
+    return handle_any_error
 
 
 async def handle_error(error: Exception, body: dict, context: AsyncBoltContext) -> None:

@@ -30,9 +30,9 @@ from bot.serve.git_sync import GitSync
 from bot.serve.push_relay import PushRelay
 from bot.slack.client import build_client
 from bot.slack.identity import BotIdentity
-from bot.state.store import AsyncStateStore, open_state_store
+from bot.state.store import AsyncStateStore, StateStore, open_state_store
 from config.modes import require_mode
-from config.settings import Settings, require_wiki_dir
+from config.settings import Settings, require_listen_address, require_wiki_dir
 from index import Wiki
 
 log = logging.getLogger(__name__)
@@ -46,10 +46,13 @@ class Bot:
     """The vault's git checkout, when WIKI_GIT_URL is set."""
     relay: PushRelay | None = None
     """Passes push webhooks on to the other replicas, when the state is in PostgreSQL."""
+    store: StateStore | None = None
+    """The state store, for ``/healthz``."""
 
 
 async def run_http(settings: Settings) -> None:
     require_mode(settings, "sakuin serve")
+    require_listen_address(settings)
     from bot.serve.server import EVENTS_PATH, create_web_app, serve_http
 
     async def serve() -> None:
@@ -63,7 +66,9 @@ async def run_http(settings: Settings) -> None:
                 EVENTS_PATH,
             )
             await serve_http(
-                create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay), settings.port, settings.host
+                create_web_app(settings, bot.wiki, bot.app, bot.sync, bot.relay, store=bot.store),
+                settings.port,
+                settings.host,
             )
 
     await until_terminated(serve())
@@ -129,7 +134,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
             background.append(asyncio.create_task(relay.listen(sync.request_fetch), name="git-pushes"))
         answers = AnswerQueue()
         try:
-            yield Bot(create_app(settings, wiki, state, client, answers, identity), wiki, sync, relay)
+            yield Bot(create_app(settings, wiki, state, client, answers, identity), wiki, sync, relay, store)
         finally:
             answers.close()
             for task in background:

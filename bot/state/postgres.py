@@ -94,6 +94,10 @@ class PostgresDatabase:
         """Where the state lives, without the password (for logs and ``sakuin doctor``)."""
         return redact_url(self.url)
 
+    def reopened_at(self) -> float | None:
+        """A database is not a file that can be deleted under the pool: never."""
+        return None
+
     def close(self) -> None:
         self._pool.close()
         for name in PSYCOPG_LOGGERS:

@@ -6,9 +6,10 @@ method of `EventClaims` (``claim_event``), `DigestRuns` (``run``, ``unfinished_r
 ``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
 ``fail_run``), `FollowedThreads` (``follow_thread``, ``followed_thread``, ``touch_thread``,
 ``forget_thread``) and `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
-``unanswered``) with the guarantees their docstrings state, plus ``close`` and use as a context
-manager. The guarantees hold across processes sharing one store: each step is atomic, and of
-two processes racing for the same claim exactly one wins. Methods are synchronous and may be
+``unanswered``) with the guarantees their docstrings state, plus ``reopened_at`` (for
+``/healthz``), ``close`` and use as a context manager. The guarantees hold across processes
+sharing one store: each step is atomic, and of two processes racing for the same claim exactly
+one wins. Methods are synchronous and may be
 called from any thread; they may block (a lock held by another process, a network round trip),
 which is why coroutines never call them directly but through `AsyncStateStore`.
 
@@ -48,6 +49,11 @@ T = TypeVar("T")
 
 
 class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Protocol):
+    def reopened_at(self) -> float | None:
+        """When the store found its file deleted or replaced under it and opened it anew (what
+        was written before is not in it): None when that never happened."""
+        ...
+
     def close(self) -> None: ...
 
     def __enter__(self) -> Self: ...

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from urllib.parse import quote
 
 SCHEMA_VERSION = 8
 CATALOG_FILE = "catalog.sqlite3"
@@ -67,7 +68,8 @@ def connect(generation: Path, *, read_only: bool) -> sqlite3.Connection:
     if read_only:
         if not path.exists():
             raise sqlite3.OperationalError(f"no catalog at {path}")
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        # In a URI, "#", "?" and "%" in the folder's name would end or escape the path.
+        db = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, check_same_thread=False)
     else:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA busy_timeout = 30000")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -14,7 +16,7 @@ import pytest
 from bot.answering.queue import AnswerQueue
 from bot.serve.app import create_app
 from bot.serve.git_sync import GitSync
-from bot.serve.server import EVENTS_PATH, create_web_app, start_http
+from bot.serve.server import EVENTS_PATH, HttpTimeouts, create_web_app, start_http
 from bot.slack.client import build_client
 from bot.state.store import AsyncStateStore, StateStore, open_state_store
 from config.settings import Settings
@@ -90,16 +92,19 @@ async def running_bot(
     *,
     sync: GitSync | None = None,
     answers: AnswerQueue | None = None,
+    timeouts: HttpTimeouts | None = None,
     **overrides: object,
 ) -> AsyncIterator[RunningBot]:
     """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port; ``sync``
     is the vault's git checkout, for ``/healthz`` and the push webhook; the answer queue is
-    ``answers`` (default: one thread per core)."""
+    ``answers`` (default: one thread per core); the server waits on clients for ``timeouts``
+    (default: `sakuin serve`'s)."""
     settings = bot_settings(tmp_path, slack, **overrides)
     queue = answers or AnswerQueue()
     with open_state_store(settings.state_db) as store:
         app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings), queue)
-        runner = await start_http(create_web_app(settings, wiki, app, sync), 0, "127.0.0.1")
+        web_app = create_web_app(settings, wiki, app, sync, timeouts=timeouts or HttpTimeouts(), store=store)
+        runner = await start_http(web_app, 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:
             async with SlackSender(base_url + EVENTS_PATH, SIGNING_SECRET) as sender:
@@ -107,6 +112,28 @@ async def running_bot(
         finally:
             await runner.cleanup()
             queue.close()
+
+
+async def dribble_until_closed(base_url: str, start: str, every_s: float = 0.2) -> tuple[float, bytes]:
+    """Send ``start`` to the server at ``base_url`` raw, then one byte every ``every_s`` seconds
+    until the server closes the connection; return how long that took and what it sent."""
+    port = int(base_url.rsplit(":", 1)[1])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    started = time.monotonic()
+    writer.write(start.encode())
+
+    async def dribble() -> None:
+        while not writer.is_closing():
+            writer.write(b"a")
+            await asyncio.sleep(every_s)
+
+    sending = asyncio.create_task(dribble())
+    try:
+        received = await asyncio.wait_for(reader.read(), timeout=30)  # read() returns at the close
+        return time.monotonic() - started, received
+    finally:
+        sending.cancel()
+        writer.close()
 
 
 @pytest.fixture

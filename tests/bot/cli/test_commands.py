@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 import pytest
@@ -74,6 +78,17 @@ def test_seed_exports_answer_with_their_relation_groups(
     positions = [text.index(label) for label in labels]
     assert positions == sorted(positions)
     assert all(item in text for item in expected)
+
+
+def test_an_index_folder_named_with_uri_characters_is_built_and_read(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INDEX_DIR", str(environment / "a#b?c%d" / "index"))
+    assert run(capsys, "index")[0] == 0
+    code, out, err = run(capsys, "lookup", "--json", "ByteDance")
+    assert (code, err) == (0, "") and json.loads(out)["match"]["title"] == "ByteDance"
+    code, out, _ = run(capsys, "search", "--json", "MegaScale")
+    assert code == 0 and json.loads(out)["hits"]
 
 
 def test_lookup_json_shape(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -154,6 +169,34 @@ def test_index_warns_when_an_update_removes_most_of_the_vault(
         ("DIGEST_TZ", "Mars/Olympus", "invalid setting DIGEST_TZ"),
         ("WIKI_DIR", "/nonexistent/vault", "invalid setting WIKI_DIR"),
         ("LOG_LEVEL", "verbose", "invalid setting LOG_LEVEL"),
+        (
+            "HOST",
+            "no such host",
+            "invalid setting HOST: 'no such host' is neither an IP address nor a host name",
+        ),
+        ("STATE_DB", "", "invalid setting STATE_DB: empty"),
+        ("STATE_DB", "  ", "invalid setting STATE_DB: empty"),
+        ("SLACK_API_URL", "garbage", "invalid setting SLACK_API_URL: expected an http(s) URL"),
+        ("SLACK_API_URL", "https://slack.com:api/", "invalid setting SLACK_API_URL: expected an http(s) URL"),
+        ("WIKI_DIR", "", "invalid setting WIKI_DIR: empty"),
+        ("INDEX_DIR", " ", "invalid setting INDEX_DIR: empty"),
+        (
+            "WATCH_INTERVAL",
+            "1e-300",
+            "invalid setting WATCH_INTERVAL: Input should be greater than or equal to 0.1",
+        ),
+        (
+            "WATCH_INTERVAL",
+            "inf",
+            "invalid setting WATCH_INTERVAL: Input should be less than or equal to 86400",
+        ),
+        ("WATCH_INTERVAL", "nan", "invalid setting WATCH_INTERVAL"),
+        ("WIKI_GIT_INTERVAL", "1e-300", "invalid setting WIKI_GIT_INTERVAL"),
+        ("WIKI_GIT_INTERVAL", "inf", "invalid setting WIKI_GIT_INTERVAL"),
+        ("LLM_TIMEOUT", "inf", "invalid setting LLM_TIMEOUT"),
+        ("LLM_TIMEOUT", "1e-300", "invalid setting LLM_TIMEOUT"),
+        ("FOLLOW_UP_HOURS", "1e-300", "invalid setting FOLLOW_UP_HOURS"),
+        ("FOLLOW_UP_HOURS", "inf", "invalid setting FOLLOW_UP_HOURS"),
     ],
 )
 def test_bad_settings_stop_with_one_line(
@@ -168,6 +211,64 @@ def test_bad_settings_stop_with_one_line(
     code, _, err = run(capsys, "lookup", "ByteDance")
     assert code == 2
     assert err.startswith(f"sakuin: {message}") and err.count("\n") == 1
+
+
+def test_a_settings_file_that_is_not_utf8_names_the_variable(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    Path(".env").write_bytes(b"LOG_LEVEL=INFO\nexport SLACK_TEAM_ID=T\xff\xfe\n")
+    code, _, err = run(capsys, "lookup", "ByteDance")
+    assert code == 2 and err == "sakuin: invalid setting SLACK_TEAM_ID: line 2 of .env is not UTF-8 text\n"
+
+
+@pytest.mark.parametrize("host", ["garbage", "8.8.8.8"])
+def test_serve_stops_on_a_host_it_cannot_listen_on_before_indexing(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, host: str
+) -> None:
+    for name, value in {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s", "HOST": host}.items():
+        monkeypatch.setenv(name, value)
+    code, _, err = run(capsys, "serve")
+    assert code == 2 and err.startswith(f"sakuin: invalid setting HOST: cannot listen on {host!r}: ")
+    assert err.count("\n") == 1 and not (environment / "index").exists()
+
+
+@contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """``path`` read-only, for root too (which writes through file modes): immutable, where the
+    file system allows it."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        yield
+        path.chmod(0o644)
+        return
+    if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a file read-only for root here (chattr +i)")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+@pytest.mark.parametrize("place", ["read-only file", "folder", "under a file", "not SQLite"])
+def test_a_state_db_that_cannot_be_written_stops_with_one_line(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, place: str
+) -> None:
+    state = environment / "state.sqlite3"
+    assert run(capsys, "feedback")[0] == 0  # creates the file
+    target = {
+        "read-only file": state,
+        "folder": environment,
+        "under a file": state / "state.sqlite3",
+        "not SQLite": environment / "notes.txt",
+    }[place]
+    (environment / "notes.txt").write_text("not a database, " * 512)
+    monkeypatch.setenv("STATE_DB", str(target))
+    with read_only(state) if place == "read-only file" else nullcontext():
+        code, _, err = run(capsys, "feedback")
+    assert code == 2 and err.startswith(
+        f"sakuin: invalid setting STATE_DB: cannot keep the state in {target}: "
+    )
+    assert err.count("\n") == 1
 
 
 @pytest.mark.parametrize("command", [("lookup", "ByteDance"), ("digest", "--dry-run")])

@@ -7,6 +7,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -17,10 +18,10 @@ import pytest
 
 from bot.serve.freshness import Freshener, keep_fresh
 from bot.serve.git_sync import GitSync
-from bot.serve.server import GIT_HOOK_PATH, git_webhook
+from bot.serve.server import GIT_HOOK_PATH, HttpTimeouts, git_webhook
 from index.wiki import Wiki
 from tests.bot.block_kit import message_text
-from tests.bot.conftest import RunningBot, running_bot
+from tests.bot.conftest import RunningBot, dribble_until_closed, running_bot
 from tests.bot.fake_slack import FakeSlack
 from tests.bot.git_remote import Remote
 from tests.bot.serve.test_git_sync import closed_port
@@ -165,6 +166,34 @@ async def test_no_webhook_without_a_secret(tmp_path: Path, fake_slack: FakeSlack
     async with running_bot(tmp_path, fake_slack, wiki, sync=sync, wiki_git_url=remote.url) as bot:
         status, _ = await post_hook(bot, PUSH, {"X-Hub-Signature-256": github_signature(PUSH)})
     assert status in (404, 405)
+    assert not sync.fetch_requested
+
+
+async def test_refused_webhooks_are_logged_once_a_minute_not_each(
+    tmp_path: Path, fake_slack: FakeSlack, wiki, caplog
+) -> None:
+    url = "https://git.example/wiki.git"
+    sync = GitSync(url, tmp_path / "vault")
+    settings = {"wiki_git_url": url, "wiki_git_webhook_secret": SECRET}
+    async with running_bot(tmp_path, fake_slack, wiki, sync=sync, **settings) as bot:
+        for _ in range(20):
+            status, _ = await post_hook(bot, PUSH, {"X-Hub-Signature-256": github_signature(PUSH, "wrong")})
+            assert status == 401
+    refusals = [r for r in caplog.records if "refused a git webhook" in r.getMessage()]
+    assert len(refusals) == 1 and refusals[0].levelno == logging.WARNING
+
+
+async def test_a_push_body_sent_a_byte_at_a_time_is_dropped(
+    tmp_path: Path, fake_slack: FakeSlack, wiki
+) -> None:
+    url = "https://git.example/wiki.git"
+    short = HttpTimeouts(idle_s=5.0, body_s=1.0, linger_s=0.5)
+    sync = GitSync(url, tmp_path / "vault")
+    settings = {"wiki_git_url": url, "wiki_git_webhook_secret": SECRET}
+    async with running_bot(tmp_path, fake_slack, wiki, sync=sync, timeouts=short, **settings) as bot:
+        start = f"POST {GIT_HOOK_PATH} HTTP/1.1\r\nHost: sakuin\r\nContent-Length: 100000\r\n\r\n"
+        took, answer = await dribble_until_closed(bot.base_url, start)
+    assert answer.startswith(b"HTTP/1.1 408") and took < short.body_s + short.linger_s + 1.0
     assert not sync.fetch_requested
 
 

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 
+from bot.serve.server import without_paths
 from index.wiki import Wiki
 from tests.bot.block_kit import assert_valid_blocks, assert_valid_view, message_text
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, running_bot
@@ -26,6 +27,7 @@ from tests.bot.fake_slack import (
     direct_message,
     mention_event,
 )
+from tests.conftest import EXAMPLE_VAULT
 from tests.vaults import SMALL_VAULT, write_vault
 
 QUIET_S = 0.5
@@ -346,6 +348,59 @@ async def test_healthz_reports_the_index_state(bot, linked_wiki):
     status, body = await bot.get("/healthz")
     assert status == 200
     assert body["status"] == "ready" and body["pages"] == linked_wiki.state().pages and body["updated_at"]
+
+
+async def test_healthz_says_when_the_state_file_was_deleted_and_opened_anew(bot, caplog):
+    _, body = await bot.get("/healthz")
+    assert body["state"] == {"reopened": False, "reopened_at": None, "warning": None}
+    await bot.sender.event(mention_event("MegaScale とは", ts="1700000300.000100"), event_id="Ev0FIRST")
+    await posted(bot)
+    bot.settings.state_db.unlink()
+    await bot.sender.event(mention_event("Minder とは", ts="1700000301.000100"), event_id="Ev0SECOND")
+    await posted(bot, count=2)
+    _, body = await bot.get("/healthz")
+    assert body["state"]["reopened"] is True and body["state"]["reopened_at"]
+    assert "deleted or replaced while serving" in body["state"]["warning"]
+    assert "was deleted while in use" in caplog.text
+    kept = sqlite3.connect(bot.settings.state_db).execute("SELECT event_id FROM seen_events").fetchall()
+    assert kept == [("Ev0SECOND",)]  # the claim made after the deletion is in the file at the path
+
+
+async def test_healthz_says_why_the_index_failed_but_not_where(tmp_path, fake_slack):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    wiki = Wiki.open(EXAMPLE_VAULT, blocker / "index")
+    with pytest.raises(NotADirectoryError):
+        wiki.update()
+    assert str(tmp_path) in (wiki.state().last_error or "")
+    async with running_bot(tmp_path, fake_slack, wiki) as bot:
+        status, body = await bot.get("/healthz")
+    assert status == 200 and body["status"] == "error"
+    assert body["error"] == "NotADirectoryError: [Errno 20] Not a directory: '…/index'"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (
+            "FileNotFoundError: [Errno 2] No such file: '/srv/a b/vault'",
+            "FileNotFoundError: [Errno 2] No such file: '…/vault'",
+        ),
+        (
+            'PermissionError: "/srv/x/state.sqlite3" is read-only',
+            'PermissionError: "…/state.sqlite3" is read-only',
+        ),
+        ("cannot read /srv/wiki/a.md, /srv/wiki/b.md: denied", "cannot read …/a.md, …/b.md: denied"),
+        ("git: could not create work tree dir (/srv/vault)", "git: could not create work tree dir (…/vault)"),
+        ("fetch https://git.example/team/wiki.git failed", "fetch https://git.example/team/wiki.git failed"),
+        ("clone file:///srv/git/wiki.git failed", "clone file:///srv/git/wiki.git failed"),
+        ("3/4 pages, ./relative/path, ~/home/x", "3/4 pages, ./relative/path, ~/home/x"),
+        ("ValueError: bad frontmatter", "ValueError: bad frontmatter"),
+        (None, None),
+    ],
+)
+def test_error_texts_lose_their_paths(text, shown):
+    assert without_paths(text) == shown
 
 
 async def test_tokens_never_appear_in_logs(bot, caplog):
