@@ -31,6 +31,7 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from index.catalog.graph import is_knowledge
+from index.catalog.reader import Dated
 from index.model import Digest, DigestItem, DigestSummary, GitAdditions, NewPage, Page, PageRef
 from index.reading.dates import day_in, parse_day, parse_moment
 from index.reading.format import BRIEF, CITING_TYPES, DATE_FIELDS, HAPPENED_TYPES, SOURCE
@@ -44,23 +45,6 @@ MAX_ITEMS = 25
 UPDATES_SHOWN = 5
 MOST_LINKED = 10
 LOG, GIT, FIRST_SEEN = "log", "git", "first_seen"
-
-
-@dataclass(frozen=True, slots=True)
-class Dated:
-    """What the digest reads of every page: the catalog keeps it, so no page is read to find the
-    day's new ones."""
-
-    path: str
-    title: str
-    type: str
-    knowledge: bool = True
-    field: str | None = None
-    """The frontmatter field that dates the page (`birth_field`), and its value as written."""
-    value: str | None = None
-    first_seen: str | None = None
-    companion: str | None = None
-    """A brief's ``companion_of``: the source it introduces."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ FLOORS: dict[str, int] = {
     # The edge, lowest first (it imports `config` and the domain's front door besides).
     "bot.i18n": 0,
     "bot.memory": 0,
+    "bot.errors": 0,
     "bot.llm": 1,
     "bot.state": 1,
     "bot.blocks": 2,
@@ -44,6 +45,7 @@ FLOORS: dict[str, int] = {
     "bot.answering": 5,
     "bot.conversation": 6,
     "bot.listeners": 7,
+    "bot.mcp": 7,
     "bot.serve": 8,
     "bot.cli": 9,
 }

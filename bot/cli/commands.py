@@ -291,7 +291,7 @@ def run_serve(settings: Settings, args: argparse.Namespace) -> int:
 
 def run_mcp(settings: Settings, args: argparse.Namespace) -> int:
     """Stdout is the protocol's: the index report and logs go to stderr."""
-    from bot.mcp.server import serve_stdio
+    from bot.cli.mcp_stdio import serve_stdio
 
     asyncio.run(serve_stdio(settings, fresh_wiki(settings)))
     return 0
@@ -368,7 +368,7 @@ def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def run_manifest(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.cli.manifest import build_manifest
+    from bot.slack.manifest import build_manifest
 
     with use_language(default_language(settings.ui_language)):  # one manifest for the whole workspace
         print_json(build_manifest(settings, args.url))

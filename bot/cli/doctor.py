@@ -23,10 +23,11 @@ from pathlib import Path
 import openai
 import psycopg
 
-from bot.cli.doctor_report import Check, describe_error
+from bot.cli.doctor_report import Check
 from bot.cli.doctor_slack import check_app_token, check_bot_token, check_digest_channel, check_scopes
 from bot.cli.reasons import reason_text
 from bot.digest.days import dating_signals
+from bot.errors import describe_error
 from bot.i18n import _
 from bot.llm.client import model_client, model_headers
 from bot.serve.git_sync import GitError, GitSync

@@ -28,9 +28,3 @@ def report_checks(checks: list[Check], as_json: bool) -> int:
         for check in checks:
             out.print(f"{'✓' if check.ok else '✗'} {check.name}: {check.detail}")
     return 0 if all(check.ok for check in checks) else 1
-
-
-def describe_error(error: BaseException) -> str:
-    """An error in one line for a detail: its type and the first line of its message."""
-    text = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__

@@ -7,14 +7,13 @@ from __future__ import annotations
 import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
-from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.cli.doctor_report import Check, describe_error
-from bot.cli.manifest import build_manifest
+from bot.cli.doctor_report import Check
+from bot.errors import describe_error
 from bot.i18n import _, ngettext
+from bot.slack.identity import granted_scopes
+from bot.slack.manifest import build_manifest
 from config.settings import Settings
-
-SCOPES_HEADER = "x-oauth-scopes"
 
 
 async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[Check, set[str] | None]:
@@ -52,12 +51,6 @@ async def check_bot_token(client: AsyncWebClient, settings: Settings) -> tuple[C
         user_id=response.get("user_id"),
     )
     return Check("bot token", True, detail), granted
-
-
-def granted_scopes(response: AsyncSlackResponse) -> set[str] | None:
-    """The scopes Slack says the token was granted (``auth.test``'s ``x-oauth-scopes`` header)."""
-    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
-    return {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None
 
 
 async def check_app_token(client: AsyncWebClient, settings: Settings) -> Check:

@@ -9,7 +9,6 @@ the index (beyond keeping it fresh), not the state store.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated
 
@@ -17,9 +16,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from bot import mcp_tools
+from bot.mcp import tools as mcp_tools
 from bot.mcp.tools import AnswerJson, DigestJson, LookupJson, PageJson, SearchJson
-from bot.serve.freshness import Freshener, keep_fresh
 from config.settings import Settings
 from index import MAX_QUERY_CHARS, Wiki
 
@@ -90,22 +88,6 @@ def build_server(settings: Settings, wiki: Wiki) -> MCPServer:
         return await asyncio.to_thread(mcp_tools.digest, wiki, settings, date)
 
     return server
-
-
-async def serve_stdio(settings: Settings, wiki: Wiki) -> None:
-    """``sakuin mcp``: serve on stdin/stdout until the client closes them, the index kept fresh
-    meanwhile (a page saved while an agent holds the server open is answerable seconds later)."""
-    server = build_server(settings, wiki)
-    freshness = asyncio.create_task(
-        keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
-        name="freshness",
-    )
-    try:
-        await server.run_stdio_async()
-    finally:
-        freshness.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await freshness
 
 
 def _version() -> str:

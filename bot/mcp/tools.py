@@ -18,6 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from typing_extensions import TypedDict
 
 from bot.answering.replies import LOOKUP_LIMIT, MAX_NAME_CHARS
+from bot.blocks.answer import answer_metadata as slack_metadata
 from bot.blocks.answer import fact_line, shown_sentences
 from bot.digest.days import day_digest, yesterday
 from bot.i18n import use_language
@@ -319,24 +320,8 @@ def answer_json(answer: Answer) -> AnswerJson:
 
 
 def answer_metadata(answer: Answer) -> AnswerMetadata:
-    """What Slack messages carry as ``sakuin_answer``. The one place status and confidence are
-    read off an `Answer`: swap for ``Answer.status``/``Answer.confidence`` once the domain has them."""
-    if not answer.confident:
-        best = max((sentence.confidence for sentence in answer.sentences), default=0.0)
-        return {"status": "not_found", "confidence": best, "pages": [], "lang": answer.language}
-    cited: list[str] = []
-    if answer.fact is not None:
-        cited += [ref.path for ref in (*answer.fact.targets, answer.fact.subject) if ref.path]
-    sentences = shown_sentences(answer.sentences)
-    cited += [sentence.path for sentence in sentences]
-    status: Status = "relation" if answer.fact is not None else "answered"
-    confidence = 1.0 if answer.fact is not None else max((s.confidence for s in sentences), default=0.0)
-    return {
-        "status": status,
-        "confidence": confidence,
-        "pages": list(dict.fromkeys(cited)),
-        "lang": answer.language,
-    }
+    """What Slack messages carry as ``sakuin_answer`` (`bot.blocks.answer.answer_metadata`)."""
+    return slack_metadata(answer)["event_payload"]
 
 
 def answer_line(answer: Answer) -> str:

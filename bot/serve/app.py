@@ -47,8 +47,8 @@ from bot.answering.queue import AnswerQueue, Overloaded
 from bot.blocks.mrkdwn import strip_mention
 from bot.blocks.notices import failure_reply, overloaded_reply
 from bot.blocks.reply import Reply
-from bot.cli.doctor_report import describe_error
 from bot.conversation.conversations import Conversations
+from bot.errors import describe_error
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
 from bot.serve.inbound import RefusalLog, clean_payload, is_slack_response_url

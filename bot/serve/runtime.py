@@ -53,7 +53,8 @@ class Bot:
 async def run_http(settings: Settings) -> None:
     require_mode(settings, "sakuin serve")
     require_listen_address(settings)
-    from bot.serve.server import EVENTS_PATH, create_web_app, serve_http
+    from bot.serve.server import create_web_app, serve_http
+    from bot.slack.manifest import EVENTS_PATH
 
     async def serve() -> None:
         async with start_bot(settings) as bot:

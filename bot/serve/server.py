@@ -25,13 +25,13 @@ from bot.serve.access_log import quiet_access_log
 from bot.serve.git_sync import GitSync
 from bot.serve.inbound import RefusalLog, signature_problem
 from bot.serve.push_relay import PushRelay
+from bot.slack.manifest import EVENTS_PATH
 from bot.state.store import StateStore
 from config.settings import Settings
 from index import Wiki
 
 log = logging.getLogger(__name__)
 
-EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
 GIT_HOOK_PATH = "/hooks/git"
 MAX_HOOK_BODY = 25 * 1024 * 1024

@@ -23,9 +23,9 @@ from slack_bolt.authorization.async_authorize import AsyncAuthorize
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.cli.doctor_slack import granted_scopes
-from bot.cli.manifest import build_manifest
+from bot.slack.manifest import build_manifest
 from config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -126,3 +126,12 @@ class BotIdentity(AsyncAuthorize):
                 ", ".join(missing),
                 "it" if len(missing) == 1 else "them",
             )
+
+
+SCOPES_HEADER = "x-oauth-scopes"
+
+
+def granted_scopes(response: AsyncSlackResponse) -> set[str] | None:
+    """The scopes Slack says the token was granted (``auth.test``'s ``x-oauth-scopes`` header)."""
+    header = next((value for key, value in response.headers.items() if key.lower() == SCOPES_HEADER), None)
+    return {scope.strip() for scope in header.split(",") if scope.strip()} if header is not None else None

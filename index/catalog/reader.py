@@ -14,14 +14,32 @@ import pickle
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from index.catalog.names import Entry, NamedPage, entry_order, mention_order
 from index.catalog.schema import ALIAS_SEPARATOR, SCHEMA_VERSION, connect, outlinks
-from index.digest import Dated
 from index.model import FileProblem, Page
 from index.reading.wiki_log import LogEntry
+
+
+@dataclass(frozen=True, slots=True)
+class Dated:
+    """What the digest reads of every page: the catalog keeps it, so no page is read to find the
+    day's new ones."""
+
+    path: str
+    title: str
+    type: str
+    knowledge: bool = True
+    field: str | None = None
+    """The frontmatter field that dates the page (`birth_field`), and its value as written."""
+    value: str | None = None
+    first_seen: str | None = None
+    companion: str | None = None
+    """A brief's ``companion_of``: the source it introduces."""
+
 
 PAGE_CACHE = 1024
 """Pages kept decoded per generation state: a card reads its page and every page it links to."""

@@ -16,8 +16,9 @@ import pytest
 from bot.answering.queue import AnswerQueue
 from bot.serve.app import create_app
 from bot.serve.git_sync import GitSync
-from bot.serve.server import EVENTS_PATH, HttpTimeouts, create_web_app, start_http
+from bot.serve.server import HttpTimeouts, create_web_app, start_http
 from bot.slack.client import build_client
+from bot.slack.manifest import EVENTS_PATH
 from bot.state.store import AsyncStateStore, StateStore, open_state_store
 from config.settings import Settings
 from index.wiki import Wiki

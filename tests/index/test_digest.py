@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from index.catalog.reader import Dated
 from index.digest import (
-    Dated,
     Signals,
     birth,
     compose_digest,

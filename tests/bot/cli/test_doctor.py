@@ -14,8 +14,8 @@ import pytest
 
 from bot.cli.doctor import run_checks
 from bot.cli.doctor_report import Check
-from bot.cli.manifest import build_manifest
 from bot.llm.client import LEFT_OUT_HEADERS
+from bot.slack.manifest import build_manifest
 from bot.state.store import POSTGRES_MIGRATIONS
 from config.settings import GIT_VAULT, Settings
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, bot_settings

@@ -24,7 +24,8 @@ from pathlib import Path
 from bot.answering.queue import AnswerQueue
 from bot.blocks.notices import busy_reply, overloaded_reply
 from bot.serve.runtime import start_bot
-from bot.serve.server import EVENTS_PATH, create_web_app, start_http
+from bot.serve.server import create_web_app, start_http
+from bot.slack.manifest import EVENTS_PATH
 from bot.state.store import STATE_WORKERS
 from index.model import Answer, SearchResult
 from index.wiki import Wiki

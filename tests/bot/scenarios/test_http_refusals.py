@@ -20,8 +20,9 @@ from bot.answering.queue import AnswerQueue
 from bot.blocks.buttons import OPEN_PAGE
 from bot.serve.app import create_app
 from bot.serve.inbound import RefusalLog, is_slack_response_url, signature_problem
-from bot.serve.server import EVENTS_PATH, HttpTimeouts
+from bot.serve.server import HttpTimeouts
 from bot.slack.client import build_client
+from bot.slack.manifest import EVENTS_PATH
 from bot.state.store import AsyncStateStore, open_state_store
 from tests.bot.conftest import SIGNING_SECRET, RunningBot, bot_settings, dribble_until_closed, running_bot
 from tests.bot.fake_slack import (

@@ -20,7 +20,8 @@ import aiohttp
 import psycopg
 import pytest
 
-from bot.serve.server import EVENTS_PATH, GIT_HOOK_PATH
+from bot.serve.server import GIT_HOOK_PATH
+from bot.slack.manifest import EVENTS_PATH
 from tests.bot.conftest import SIGNING_SECRET
 from tests.bot.fake_slack import CHANNEL_ID, FakeSlack, SlackSender, mention_event
 from tests.bot.git_remote import Remote

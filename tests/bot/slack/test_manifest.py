@@ -1,6 +1,6 @@
 import pytest
 
-from bot.cli.manifest import build_manifest, events_url
+from bot.slack.manifest import build_manifest, events_url
 from tests.conftest import make_settings
 
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from bot.i18n import N_, _
-from bot.serve.server import EVENTS_PATH
 from config.settings import Settings
+
+EVENTS_PATH = "/slack/events"
+"""Where Slack posts commands, events and interactivity (the request URL's path)."""
 
 APP_NAME = "sakuin"
 BOT_EVENTS = (
