@@ -79,7 +79,7 @@ def run_wiki(
     engine.build()
     build_s = time.perf_counter() - started
     wiki, settings = engine.wiki, engine.settings
-    pages = wiki.pages()
+    pages = wiki.live().catalog.pages.values()
     indexed = [page.path for page in pages]
     problems = (*file.problems, *page_problems(file.questions, files_in(vault), set(indexed)))
     started = time.perf_counter()

@@ -132,7 +132,7 @@ def test_an_event_date_says_when_it_happened_not_when_the_page_was_written(tmp_p
     del files["wiki/log.md"]
     wiki = indexed(tmp_path, files)
     assert "wiki/events/Battle of Hastings.md" not in new_by(wiki.digest(date(1066, 10, 14), zone=TOKYO))
-    seen = wiki.first_seen("wiki/events/Battle of Hastings.md")
+    seen = wiki.live().catalog.first_seen.get("wiki/events/Battle of Hastings.md")
     assert seen is not None
     today = date.fromisoformat(seen[:10])
     assert new_by(wiki.digest(today, zone=UTC))["wiki/events/Battle of Hastings.md"] == "first_seen"
@@ -271,7 +271,7 @@ def test_several_logs_are_read_and_are_not_pages(tmp_path: Path) -> None:
         "wiki/log-2025.md": "## [2025-12-31] ingest | a\n- Created: [[A]]\n",
     }
     wiki = indexed(tmp_path, files)
-    assert wiki.page("wiki/log-2025.md") is None
+    assert wiki.live().catalog.pages.get("wiki/log-2025.md") is None
     assert new_by(wiki.digest(date(2025, 12, 31), zone=TOKYO)) == {"wiki/entities/A.md": "log"}
     write_vault(tmp_path / "vault", {"wiki/log-2025.md": "## [2025-12-30] ingest | a\n- Created: [[A]]\n"})
     wiki.update()
@@ -306,7 +306,7 @@ def test_a_renamed_or_moved_page_is_not_new(tmp_path: Path, rebuild: bool) -> No
     write_vault(vault, {"wiki/concepts/Logged Again.md": page("Logged", type="concept")})
     wiki = Wiki.open(vault, tmp_path / "index")
     wiki.update(rebuild=rebuild)
-    assert wiki.first_seen("wiki/people/Moved.md") == "2025-01-02T03:04:05+00:00"
+    assert wiki.live().catalog.first_seen.get("wiki/people/Moved.md") == "2025-01-02T03:04:05+00:00"
     if not rebuild:  # a rebuild knows departed pages by their file name only
-        assert wiki.first_seen("wiki/entities/Kite.md") == "2025-01-02T03:04:05+00:00"
+        assert wiki.live().catalog.first_seen.get("wiki/entities/Kite.md") == "2025-01-02T03:04:05+00:00"
     assert new_by(wiki.digest(date(2026, 1, 5), zone=TOKYO)) == {"wiki/concepts/Logged Again.md": "log"}

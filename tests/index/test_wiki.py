@@ -151,7 +151,7 @@ def test_a_page_text_is_what_the_index_holds(tmp_path: Path) -> None:
     wiki.update()
     sections = wiki.page_text(E + "Kite Labs.md")
     assert sections is not None
-    assert [section.heading for section in sections] == ["概要", "観測"]
+    assert [section.heading for section in sections] == ["概要", "観測", "Properties"]  # frontmatter last
     assert sections[0].text == "速い。"
     assert sections[1].text.split("\n") == long_section.split("\n")
     for path in ("wiki/log.md", E + "Nobody.md", "../vault/" + E + "Kite Labs.md", "/etc/passwd"):

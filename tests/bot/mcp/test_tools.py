@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from bot import mcp_tools
+from bot.mcp import tools as mcp_tools
 from bot.mcp.tools import answer_metadata, is_page_path
 from index.wiki import Wiki
 from tests.conftest import EXAMPLE_VAULT, make_settings

@@ -74,7 +74,7 @@ def test_sakuin_index_reads_no_link_device_or_fifo_and_counts_each(tmp_path: Pat
     assert "symbolic link: 4" in done.stdout and "not a regular file: 1" in done.stdout
     assert "wiki/shared" in done.stdout and SECRET not in done.stdout + done.stderr
     wiki = Wiki.open(vault, tmp_path / "index")
-    assert {page.title for page in wiki.pages()} == {"Alpha", "Beta"}
+    assert {page.title for page in wiki.live().catalog.pages.values()} == {"Alpha", "Beta"}
     assert wiki.search(SECRET).hits == () and wiki.search("SLACK_BOT_TOKEN").hits == ()
 
 
@@ -186,7 +186,7 @@ def test_only_the_first_megabytes_of_a_huge_page_are_indexed(
     wiki = Wiki.open(vault, tmp_path / "index")
     assert [hit.path for hit in wiki.search("zqfirst").hits] == ["wiki/entities/Huge.md"]
     assert wiki.search("zqlast").hits == ()
-    long_title = wiki.page("wiki/entities/Long Title.md")
+    long_title = wiki.live().catalog.pages.get("wiki/entities/Long Title.md")
     assert long_title is not None and len(long_title.title) <= MAX_NAME_CHARS
     assert long_title.title.startswith("長い名前 長い名前")
     assert [hit.path for hit in wiki.search("zqbody").hits] == ["wiki/entities/Long Title.md"]
@@ -224,7 +224,7 @@ def test_comments_reach_no_card_search_or_answer(tmp_path: Path) -> None:
     shown = repr(
         (
             wiki.card("wiki/entities/Acme.md"),
-            wiki.page("wiki/entities/Acme.md"),
+            wiki.live().catalog.pages.get("wiki/entities/Acme.md"),
             wiki.answer("Acme は何を作る?"),
             wiki.search("Acme").hits,
         )
@@ -262,7 +262,7 @@ def test_bad_frontmatter_loses_a_field_or_its_yaml_never_the_page(
     for title in ("Bad Date", "Laughs", "Anchor Bomb"):
         match = wiki.lookup(title).match
         assert match is not None and match.title == title
-    assert wiki.page("wiki/entities/Bad Date.md").created is None
+    assert wiki.live().catalog.pages.get("wiki/entities/Bad Date.md").created is None
 
 
 FRAGMENTS = (
@@ -327,5 +327,5 @@ def test_random_hostile_vaults_are_indexed_and_kept_without_reading_outside(
     )
     fresh = Wiki.open(vault, tmp_path / "fresh")
     fresh.update()
-    assert {page.path for page in fresh.pages()} == {page.path for page in wiki.pages()}
-    assert all(len(page.title) <= MAX_NAME_CHARS for page in wiki.pages())
+    assert set(fresh.live().catalog.pages) == set(wiki.live().catalog.pages)
+    assert all(len(page.title) <= MAX_NAME_CHARS for page in wiki.live().catalog.pages.values())
