@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -71,12 +72,13 @@ async def test_a_failing_response_url_is_one_line_without_a_traceback(
     tmp_path, fake_slack, linked_wiki, caplog
 ):
     async with running_bot(tmp_path, fake_slack, linked_wiki) as bot:
-        dead = f"http://127.0.0.1:{closed_port()}/response"
-        sent = await bot.sender.command("/entity", "ByteDance", response_url=dead)
+        # A response_url is used only on Slack's own host (here the fake's): its connection drops.
+        fake_slack.drop("response:dead", times=4)  # the answer, the apology and their retries
+        sent = await bot.sender.command("/entity", "ByteDance", response_url=fake_slack.response_url("dead"))
         assert sent.status == 200 and sent.seconds < ACK_LIMIT_S
         await eventually(lambda: "listener failed" in caplog.text, what="the log line")
     failed = next(record for record in problems(caplog) if "listener failed" in record.getMessage())
-    assert "ClientConnectorError" in failed.getMessage() and failed.exc_info is None
+    assert re.search(r"\b\w+(?:Error|Disconnected)\b", failed.getMessage()) and failed.exc_info is None
     assert "Traceback" not in caplog.text
 
 
