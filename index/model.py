@@ -374,6 +374,8 @@ class IndexState:
     updated_at: str | None = None
     last_error: str | None = None
     warnings: tuple[FileProblem, ...] = field(default=())
+    updating: bool = False
+    """An update of the index is under way: what it serves may be a moment behind the vault."""
     removal_warning: str | None = None
     """Set when an update removed most of the vault's files (a force-push of an empty tree?): the
     index mirrors the vault, and says so until an update changes the vault again."""

@@ -70,6 +70,7 @@ class Wiki:
         self._checked = 0.0
         self._write_lock = threading.Lock()
         self._building = False
+        self._updating = False
         self._last_error: str | None = None
 
     @classmethod
@@ -99,6 +100,7 @@ class Wiki:
         inside = None if paths is None else self._inside(paths)
         with self._write_lock:
             self._building = self._live is None or rebuild
+            self._updating = True
             try:
                 live, report = update_index(
                     self.wiki_dir,
@@ -113,7 +115,7 @@ class Wiki:
                 self._last_error = f"{type(error).__name__}: {error}"
                 raise
             finally:
-                self._building = False
+                self._building = self._updating = False
             self._last_error = None
             self._swap(live)
             return report
@@ -138,6 +140,7 @@ class Wiki:
             updated_at=catalog.updated_at,
             last_error=self._last_error,
             warnings=(*catalog.skipped_list, *catalog.warning_list),
+            updating=self._updating,
             removal_warning=catalog.removal_warning,
         )
 

@@ -78,7 +78,8 @@ def create_web_app(
         Anyone may ask, so error texts say what went wrong but not where on disk (`without_paths`)."""
         state = await asyncio.to_thread(wiki.state)
         body: dict[str, object] = {
-            "status": state.status,
+            # A page saved a moment ago may not be answerable yet: not "ready" while that is so.
+            "status": "updating" if state.updating and state.status == "ready" else state.status,
             "pages": state.pages,
             "updated_at": state.updated_at,
             "error": without_paths(state.last_error),

@@ -43,9 +43,12 @@ MAX_SENTENCE_CHARS = 320
 DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
 """Where a page says what its subject is: the lead, ``## 定義``, ``## 概要``."""
 
-_SPLIT = re.compile(r"(?<=[。！？!?])|(?<=[a-z0-9)]{2}\.)(?=\s+[A-Z])|\n")
-"""Sentence ends: 。！？!?, a line break, and a full stop after a word, before a capital (not the
-initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a URL (`split_outside`)."""
+_SPLIT = re.compile(
+    r"(?<=[。！？!?])|(?:(?<=[a-z0-9)\]\"”’]{2}\.)|(?<=[a-z0-9)\]]{2}\.[\"”’]))(?=\s+[\"“(]?[A-Z])|\n"
+)
+"""Sentence ends: 。！？!?, a line break, and a full stop after a word, a bracket or a closing quote,
+before a capital (not the initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a
+URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")

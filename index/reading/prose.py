@@ -14,6 +14,7 @@ from index.reading.format import CITATION_WORDS, DEFINITION_HEADING, OVERVIEW_HE
 from index.reading.frontmatter import list_value, text_value
 from index.reading.wikilinks import WIKILINK
 
+_NUMBERED_CITATION = re.compile(r"[ \t]*\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]")
 _SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：][^()（）]*[)）]")
 _MARKUP = re.compile(r"\*\*|__|`")
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
@@ -117,8 +118,10 @@ def blurb_text(markdown: str) -> str:
 
 
 def strip_citations(text: str) -> str:
-    """Drop ``(Source: …)`` provenance notes: useful in the page, noise in a one-line passage."""
-    return re.sub(r"[ \t]{2,}", " ", _SOURCE_CITATION.sub("", text))
+    """Drop ``(Source: …)`` provenance notes and numbered references (``[41, 42]``, ``[^3]``): useful
+    in the page, where the list they point to is, noise in a one-line passage."""
+    text = _NUMBERED_CITATION.sub("", _SOURCE_CITATION.sub("", text))
+    return re.sub(r"[ \t]{2,}", " ", text)
 
 
 def summarize(page_type: str, meta: dict[str, object], sections: tuple[Section, ...]) -> str:

@@ -156,3 +156,16 @@ def test_a_page_text_is_what_the_index_holds(tmp_path: Path) -> None:
     assert sections[1].text.split("\n") == long_section.split("\n")
     for path in ("wiki/log.md", E + "Nobody.md", "../vault/" + E + "Kite Labs.md", "/etc/passwd"):
         assert wiki.page_text(path) is None, path
+
+
+def test_the_state_says_when_an_update_is_under_way(tmp_path: Path) -> None:
+    """While the index catches up with an edit, it is not simply "ready" (`/healthz` says so)."""
+    vault = write_vault(tmp_path / "vault", {E + "Kite Labs.md": entity("Kite Labs")})
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    assert not wiki.state().updating
+    (vault / E / "Kite Labs.md").write_text(entity("Kite Labs", body="## 概要\n\n速い。\n"), encoding="utf-8")
+    seen: list[bool] = []
+    wiki.update(progress=lambda done, total: seen.append(wiki.state().updating))
+    assert seen and all(seen)
+    assert wiki.state().status == "ready" and not wiki.state().updating
