@@ -89,8 +89,8 @@ def answer_question(
     if not chosen and fact is None and question.shape is Shape.DIFFERENCE and len(about) >= 2:
         chosen = _definitions(about, read)
     shown = [page for page in read.values() if page.ranked.score > 0 or page.ranked.path in about]
-    if fact is None:
-        shown = _by_evidence(shown, chosen)
+    if fact is None and question.shape is not Shape.DIFFERENCE:  # the things compared lead a difference
+        shown = _by_evidence(shown, chosen, about)
     confident = fact is not None or bool(chosen)
     return Answer(
         question=question.text,
@@ -106,17 +106,24 @@ def answer_question(
     )
 
 
-def _by_evidence(shown: list[_Read], chosen: list[Scored]) -> list[_Read]:
-    """The pages in the order of what they say: the pages of the answering sentences first, then
-    each by its best sentence (the retrieval's order among equals). A page the question names, or
-    an overview linked from everywhere, leads only when its own sentences answer best."""
+def _by_evidence(shown: list[_Read], chosen: list[Scored], about: tuple[str, ...]) -> list[_Read]:
+    """The pages in the order of what they say: a page the question names when a sentence of its
+    own answers, then the pages of the answering sentences, then each by its best sentence (the
+    retrieval's order among equals). A named page, or an overview linked from everywhere, does not
+    lead when another page states the answer and it does not."""
     cited = list(dict.fromkeys(scored.sentence.path for scored in chosen))
 
-    def order(item: tuple[int, _Read]) -> tuple[int, float, int]:
+    def order(item: tuple[int, _Read]) -> tuple[bool, int, float, int]:
         rank, page = item
         path = page.ranked.path
-        best = page.best[0].score if page.best else 0.0
-        return (cited.index(path) if path in cited else len(cited), -round(best, 3), rank)
+        best = page.best[0] if page.best else None
+        answers = best is not None and best.answers
+        return (
+            not (path in about and answers),
+            cited.index(path) if path in cited else len(cited),
+            -round(best.score if best else 0.0, 3),
+            rank,
+        )
 
     return [page for _, page in sorted(enumerate(shown), key=order)]
 

@@ -50,6 +50,7 @@ _SPLIT = re.compile(
 before a capital (not the initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a
 URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
+_SUBHEADING = re.compile(r"^\s*#{2,6}\s+(.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")
 _QUANTITY = re.compile(
@@ -122,13 +123,20 @@ def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: i
     """The sentences of a passage: list items and lines are sentences too; citations go."""
     found: list[Sentence] = []
     passage = fold(" ".join(text.split()))
+    where = section
     for piece in split_outside(_SPLIT, strip_citations(text)):
+        heading = _SUBHEADING.match(piece)
+        if heading:
+            # A heading inside the section says what the lines under it are about (### Lightning
+            # talks over the talks): their section, not a sentence of its own.
+            where = f"{section} › {heading.group(1).strip()}" if section else heading.group(1).strip()
+            continue
         shown = " ".join(_BULLET.sub("", piece).split())
         if len(shown) < 2:
             continue
         if len(shown) > MAX_SENTENCE_CHARS:
             shown = shown[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
-        found.append(Sentence(shown, fold(shown), path, section, ordinal, len(found), rank, passage))
+        found.append(Sentence(shown, fold(shown), path, where, ordinal, len(found), rank, passage))
     return found
 
 
