@@ -98,6 +98,14 @@ def cited_pages(answer: Answer) -> list[str]:
     return list(dict.fromkeys(paths))
 
 
+def shown_pages(answer: Answer) -> list[str]:
+    """Every page the reply shows, as `answer_blocks` lays it out: the answering sentences' pages,
+    the closest or supporting ones, the question's subject."""
+    cited = [sentence.path for sentence in answer.sentences] if answer.confident else []
+    closest = [hit.path for hit in answer.pages[:SUPPORTING]]
+    return list(dict.fromkeys([*cited, *closest, *([answer.subject] if answer.subject else [])]))
+
+
 def unlinked_pages(fact: Fact | None, sentences: Sequence[AnswerSentence]) -> list[tuple[str, str]]:
     """Pages the answer names that have no web link (no ``WIKI_BASE_URL``): their cards are a
     button away instead. The relation's pages first, then the cited ones."""

@@ -22,7 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.answering.model_rewrite import post_answer
 from bot.answering.queue import AnswerQueue
 from bot.answering.replies import question_reply, reply_for_text
-from bot.blocks.answer import SUPPORTING
+from bot.blocks.answer import shown_pages
 from bot.blocks.controls import feedback_block, stop_row, stopped_reply, with_controls
 from bot.blocks.notices import busy_reply
 from bot.blocks.reply import Reply
@@ -164,7 +164,4 @@ def answered_from(question: str, answer: Answer | None) -> Answered | None:
     whether it answers confidently."""
     if answer is None or answer.too_long:
         return None
-    cited = [sentence.path for sentence in answer.sentences] if answer.confident else []
-    closest = [hit.path for hit in answer.pages[:SUPPORTING]]
-    pages = dict.fromkeys([*cited, *closest, *([answer.subject] if answer.subject else [])])
-    return Answered(question, answer.subject, tuple(pages), answer.confident)
+    return Answered(question, answer.subject, tuple(shown_pages(answer)), answer.confident)
