@@ -50,6 +50,8 @@ _SPLIT = re.compile(
 before a capital (not the initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a
 URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
+_FACT_LINE = re.compile(r"^[^:：]{1,60}[:：]\s*\S")
+"""``Published: The History Press, 2009``, ``Setting: port · Default: 8000``: a fact stated whole."""
 _SUBHEADING = re.compile(r"^\s*#{2,6}\s+(.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")
@@ -108,10 +110,10 @@ class Scored:
     @property
     def order(self) -> tuple[float, float, bool, int, int, int]:
         """Best first: score; then what it says itself (when its page says the rest for all its
-        sentences alike); a whole sentence before a fragment (a callout's title); then the rank
-        of its page, then page order."""
+        sentences alike); a whole sentence, a ``Key: value`` line or a table row before a fragment
+        (a callout's title); then the rank of its page, then page order."""
         sentence = self.sentence
-        whole = bool(_SENTENCE_END.search(sentence.text))
+        whole = bool(_SENTENCE_END.search(sentence.text) or _FACT_LINE.match(sentence.text))
         return (-self.score, -self.said, not whole, sentence.rank, sentence.ordinal, sentence.index)
 
     @property

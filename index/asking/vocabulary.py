@@ -61,7 +61,8 @@ _NAME = re.compile(
 _DEFINITION = re.compile(
     r"とは|って(?:何|なに)|の定義|の意味|\bwhat\s+(?:is|are)\b|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
 )
-_ASKING = re.compile(r"何|なに|\bwhat\b|\bwhich\b|\bhow\b")
+_ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhat\b|\bwhich\b|\bhow\b")
+"""The words that ask; ``what year`` (like 何年) asks for a year, which no sentence says as *year*."""
 ANSWER_CUES: dict[str, tuple[str, ...]] = {
     "team": ("チーム", "team", "グループ", "group"),
     "group": ("グループ", "group", "チーム", "team", "研究室", "lab"),
@@ -282,7 +283,6 @@ def shape_of(folded: str) -> Shaped:
     return Shaped(Shape.OPEN, asking)
 
 
-@lru_cache(maxsize=8192)
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Snowball stem of an English word (``rented``, ``renting`` → ``rent``): how a sentence
@@ -293,6 +293,7 @@ def stem(word: str) -> str:
 _ENGLISH_STEMMER = snowballstemmer.stemmer("english")
 
 
+@lru_cache(maxsize=8192)
 def singular(word: str) -> str:
     """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay."""
     if not word.isascii() or len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "is")):
