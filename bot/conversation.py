@@ -8,8 +8,9 @@ One answer goes through the same steps wherever it was asked:
    domain's `Answer` telling the subject, the pages shown and the confidence;
 3. it is remembered: the thread is followed with its new subject, and a question the wiki could
    not answer confidently is noted for `sakuin feedback`;
-4. it is posted (`bot.questions`: with a model configured, then rewritten in place), every version
-   with its 👍/👎 when it answers a question, and a "stop" control in a followed channel thread.
+4. it is posted (`bot.streaming`: with a model configured, streamed into a thread, elsewhere posted
+   and rewritten in place by `bot.questions`), every version with its 👍/👎 when it answers a
+   question, and a "stop" control in a followed channel thread.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import partial
 
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answer_queue import AnswerQueue
@@ -26,10 +28,10 @@ from bot.blocks.feedback import STOPPED_TEXT, feedback_block, stop_row, with_con
 from bot.blocks.reply import Reply
 from bot.delivery import busy_reply, tell_user
 from bot.i18n import _, language_for_question, use_language
-from bot.questions import post_answer
 from bot.replies import question_reply, reply_for_text
 from bot.state.store import AsyncStateStore
 from bot.state.threads import FollowedThread
+from bot.streaming import Recipient, deliver_answer
 from config.settings import Settings
 from index.model import Answer
 from index.wiki import Wiki
@@ -66,6 +68,8 @@ class Place:
     """A channel thread: further messages in it are answered without a mention."""
     user: str | None = None
     """Who asked: told when the answer queue is full (in a channel, a notice only they see)."""
+    team: str | None = None
+    """The asker's workspace (or enterprise): a streamed answer in a channel is addressed to them."""
 
 
 @dataclass(frozen=True)
@@ -99,12 +103,13 @@ class Conversations:
                 on_busy=partial(self.tell_busy, client, place),
             )
             await self.remember(composed.answered, place)
-            await post_answer(
+            await deliver_answer(
                 client,
                 place.channel,
                 composed.reply,
                 self.settings,
                 thread_ts=place.thread_ts,
+                recipient=Recipient(place.team, place.user),
                 decorate=partial(with_answer_controls, composed.answered, place),
             )
 
@@ -137,6 +142,12 @@ class Conversations:
             await client.chat_postMessage(
                 channel=channel, thread_ts=thread_ts, text=text, blocks=[section(text)]
             )
+
+
+def team_of(context: AsyncBoltContext) -> str | None:
+    """The asker's workspace as a stream's ``recipient_team_id`` wants it: the team, or the
+    enterprise for an app installed on an org (as bolt's ``say_stream`` takes it)."""
+    return context.team_id or context.enterprise_id
 
 
 def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) -> Reply:

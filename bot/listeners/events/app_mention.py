@@ -12,7 +12,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.notices import refused_blocks
-from bot.conversation import Conversations, Place
+from bot.conversation import Conversations, Place, team_of
 from bot.i18n import _, language_for_question, use_language
 from bot.mrkdwn import strip_mention, unescape
 from config.settings import Settings
@@ -46,5 +46,7 @@ async def handle_app_mention(
             )
         return
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
-    place = Place(channel, thread_ts, follows=thread_ts is not None, user=event.get("user"))
+    place = Place(
+        channel, thread_ts, follows=thread_ts is not None, user=event.get("user"), team=team_of(context)
+    )
     await conversations.answer(client, place, text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.conversation import Conversations, Place
+from bot.conversation import Conversations, Place, team_of
 from bot.mrkdwn import strip_mention, unescape
 from config.settings import Settings
 
@@ -28,5 +28,5 @@ async def handle_message(
     conversations: Conversations,
 ) -> None:
     text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
-    place = Place(event["channel"], event.get("thread_ts"), user=event.get("user"))
+    place = Place(event["channel"], event.get("thread_ts"), user=event.get("user"), team=team_of(context))
     await conversations.answer(client, place, text)
