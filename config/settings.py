@@ -86,6 +86,12 @@ class Settings(BaseSettings):
     llm_model: str | None = Field(default=None, validate_default=True)
     llm_api_key: SecretStr | None = None
     llm_timeout: float = Field(default=20.0, ge=0.1, le=600)
+    llm_stream: Literal["auto", "off"] = Field(
+        default="auto", description="auto: stream the model's answer where Slack streams (threads)"
+    )
+    llm_stream_wait: float = Field(
+        default=3.0, gt=0, description="seconds to wait for the first checked sentence before streaming"
+    )
 
     wiki_git_url: CredentialUrl | None = None
     wiki_git_branch: str | None = None

@@ -1,5 +1,7 @@
-"""The one way a question's answer is posted in Slack: mentions, DMs, follow-ups and the assistant
-pane come here (through `bot.conversation.conversations`, which composes the answer and adds its controls).
+"""A question's answer posted in Slack and rewritten in place by the model: mentions, DMs,
+follow-ups and the assistant pane come here (through `bot.conversation.conversations`, which
+composes the answer and adds its controls) wherever the answer is not streamed into a thread
+(`bot.answering.streaming`).
 
 1. The extractive answer (`bot.answering.replies`) is posted at once.
 2. When a model is configured (``LLM_BASE_URL``), that same message is rewritten in place while the
@@ -9,10 +11,10 @@ pane come here (through `bot.conversation.conversations`, which composes the ans
 3. When the model fails, or its answer cites nothing that was sent, the extractive answer stays
    (and comes back, if a draft had replaced it). The user never sees an error from the model.
 
-Slack's own streaming methods (``chat.startStream``/``appendStream``/``stopStream``, in slack_sdk
-since 3.37) are not used: a stream is a new message, so the answer would be posted twice; it shows
-the text as it arrives, before its citations can be checked; and it only works in a thread.
-``chat.update`` works in every workspace, in threads and channels alike.
+Slack's own streaming methods (``chat.startStream``/``appendStream``/``stopStream``) only work in a
+thread: `bot.answering.streaming` uses them there, appending checked sentences only, and comes back here when
+no checked sentence is ready in time (`InPlace` then rewrites the extractive answer it posted).
+``chat.update`` works everywhere, in threads and channels alike.
 
 `/entity` cards and `/wiki` results never come here: they are the wiki's own words. The model's
 answer and its labels are in the question's language, as the extractive answer is (`bot.i18n`).
@@ -90,7 +92,7 @@ async def rewrite_in_place(
         return
     question = posted.answer.question
     with use_language(language_for_question(question, settings.ui_language)):
-        message = _InPlace(client, channel, ts, posted, passages, settings.llm_model or "", decorate)
+        message = InPlace(client, channel, ts, posted, passages, settings.llm_model or "", decorate)
         written = await write_answer(settings, question, passages, on_draft=message.draft)
         await message.finish(written)
 
@@ -116,7 +118,7 @@ def written_reply(written: WrittenAnswer) -> Reply:
     return Reply(written_text(written.grounding), tuple(blocks))
 
 
-class _InPlace:
+class InPlace:
     """The posted message, rewritten by ``chat.update``: throttled drafts, then the final answer."""
 
     def __init__(

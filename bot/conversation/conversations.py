@@ -8,8 +8,9 @@ One answer goes through the same steps wherever it was asked:
    domain's `Answer` telling the subject, the pages shown and the confidence;
 3. it is remembered: the thread is followed with its new subject, and a question the wiki could
    not answer confidently is noted for `sakuin feedback`;
-4. it is posted (`bot.answering.model_rewrite`: with a model configured, then rewritten in place),
-   every version with its 👍/👎 when it answers a question, and a "stop" control in a followed channel thread.
+4. it is posted (`bot.answering.streaming`: with a model configured, streamed into a thread, elsewhere posted
+   and rewritten in place by `bot.answering.model_rewrite`), every version with its 👍/👎 when it answers a
+   question, and a "stop" control in a followed channel thread.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import partial
 
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.answering.model_rewrite import post_answer
 from bot.answering.queue import AnswerQueue
 from bot.answering.replies import question_reply, reply_for_text
+from bot.answering.streaming import Recipient, deliver_answer
 from bot.blocks.answer import shown_pages
 from bot.blocks.controls import feedback_block, stop_row, stopped_reply, with_controls
 from bot.blocks.notices import busy_reply
@@ -65,6 +67,8 @@ class Place:
     """A channel thread: further messages in it are answered without a mention."""
     user: str | None = None
     """Who asked: told when the answer queue is full (in a channel, a notice only they see)."""
+    team: str | None = None
+    """The asker's workspace (or enterprise): a streamed answer in a channel is addressed to them."""
 
 
 @dataclass(frozen=True)
@@ -98,12 +102,13 @@ class Conversations:
                 on_busy=partial(self.tell_busy, client, place),
             )
             await self.remember(composed.answered, place)
-            await post_answer(
+            await deliver_answer(
                 client,
                 place.channel,
                 composed.reply,
                 self.settings,
                 thread_ts=place.thread_ts,
+                recipient=Recipient(place.team, place.user),
                 decorate=partial(with_answer_controls, composed.answered, place),
             )
 
@@ -133,6 +138,12 @@ class Conversations:
         in the language the caller set."""
         if await self.state.forget_thread(channel, thread_ts):
             await post_reply(client, channel, stopped_reply(), thread_ts=thread_ts)
+
+
+def team_of(context: AsyncBoltContext) -> str | None:
+    """The asker's workspace as a stream's ``recipient_team_id`` wants it: the team, or the
+    enterprise for an app installed on an org (as bolt's ``say_stream`` takes it)."""
+    return context.team_id or context.enterprise_id
 
 
 def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) -> Reply:

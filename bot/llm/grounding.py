@@ -28,6 +28,8 @@ NOT_IN_THE_WIKI = {"ja": "wiki には書かれていません。", "en": "The wi
 _MARKER = r"[\[［【]\s*\d{1,3}(?:\s*[,，、]\s*\d{1,3})*\s*[\]］】]"
 _CITATION = re.compile(_MARKER)
 _NUMBER = re.compile(r"\d{1,3}")
+_OPEN_MARKER = re.compile(r"\s*[\[［【][\d\s,，、]*")
+"""A citation marker still streaming in (``[``, ``[2``, ``【1、``): it may belong to the sentence before."""
 _THINKING = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
 """The reasoning some models (DeepSeek-R1, Qwen3 through Ollama or vLLM) write before the answer."""
 _SENTENCE = re.compile(rf"[^\n]*?(?:[。！？]|[.!?](?=\s|$))(?:\s*{_MARKER})*[ \t]*|[^\n]+")
@@ -125,7 +127,9 @@ def ground(answer: str, passages: Sequence[NumberedPassage], *, complete: bool =
     somewhere the passages do not is not grounded (Slack would make a link of it, under the bot's
     name). A model's ``<think>…</think>`` reasoning is never part of the answer, even when it cites.
     ``complete=False`` is for an answer still streaming in (or cut off by the token limit): its
-    last sentence may be unfinished, or its citations may be still to come, so it is left out.
+    last sentence may be unfinished, or its citations may be still to come, so it is left out (and
+    so is the one before it while a citation marker after it is still arriving). What is kept then
+    never changes as more text comes: a stream may show it at once.
     """
     sent = len(passages)
     sources = [passage.text.casefold() for passage in passages]
@@ -136,7 +140,9 @@ def ground(answer: str, passages: Sequence[NumberedPassage], *, complete: bool =
         if match.group().strip()
     ]
     if not complete and pieces:
-        pieces.pop()
+        line, tail = pieces.pop()
+        if pieces and pieces[-1][0] == line and _OPEN_MARKER.fullmatch(tail):
+            pieces.pop()  # ``A [1]。 [2`` may still become ``A [1]。 [2]``: not settled yet
     kept: list[Sentence] = []
     unknown: list[int] = []
     unsourced = 0

@@ -20,6 +20,9 @@ script applies to the next ``times`` requests; afterwards the standing ``reply``
 - ``cut()``: half of the answer streamed, then the connection is dropped;
 - ``malformed()``: a stream whose first event is not JSON.
 
+A streamed answer can be paced like a real model's: ``first_delay`` seconds before its first piece of
+content (time to first token), then ``delay`` seconds before each further piece (of `CHUNK_CHARS`).
+
 ``GET /v1/models`` lists ``models`` (default: ``MODEL``). With ``key`` set, a request without
 ``Authorization: Bearer <key>`` gets 401, as a refused key does.
 """
@@ -78,6 +81,8 @@ class FakeOpenAI:
     models: tuple[str, ...] = (MODEL,)
     listings: list[dict[str, str]] = field(default_factory=list)
     """The headers of each ``GET /v1/models``."""
+    first_delay: float = 0.0
+    delay: float = 0.0
 
     def __post_init__(self) -> None:
         self._scripts: list[_Script] = []
@@ -187,6 +192,9 @@ class FakeOpenAI:
         await response.write(_event(_chunk(ident, created, {"role": "assistant", "content": ""})))
         sent = 0
         for index, piece in enumerate(pieces):
+            pause = self.first_delay if index == 0 else self.delay
+            if pause:
+                await asyncio.sleep(pause)
             if kind == "cut" and index >= len(pieces) // 2:
                 assert request.transport is not None
                 request.transport.abort()

@@ -19,11 +19,20 @@ What it does:
   ``chat.update`` changes a stored message (``message_not_found`` otherwise),
   ``conversations.history`` returns the channel newest first, paginated, metadata only when asked
   (``slack.messages(channel)``, ``slack.parts(channel)`` and ``slack.message(ts)`` read them back);
+- streams messages as Slack does (`STREAM_METHODS`): ``chat.startStream`` stores a message in its
+  thread (a DM's, or a channel's when ``recipient_team_id`` and ``recipient_user_id`` are given:
+  Slack requires them outside a DM) from its ``markdown_text`` or ``markdown_text`` chunks;
+  ``chat.appendStream`` (``channel``, ``ts`` and text required) adds to it; ``chat.stopStream`` adds
+  the last text and the ``blocks`` shown under it and ends it. A message that is not streaming
+  answers ``message_not_in_streaming_state``, missing arguments ``invalid_arguments``; the message
+  then holds the streamed ``text``, ``streaming`` and ``blocks`` (a ``markdown`` block of the text,
+  then the stop's blocks, as Slack renders it);
 - injects failures for chosen methods: ``slack.fail(method, status=429, retry_after=1)``,
   ``slack.fail(method, status=500)``, ``slack.drop(method)`` (closes the connection without an
   answer), ``slack.hang(method)`` (answers only once ``slack.release`` is set); each applies to the
   next ``times`` calls of that method. For posts in particular:
-  ``slack.lose_answer()`` stores the post and then drops the connection, ``slack.hold_post(n)``
+  ``slack.lose_answer()`` stores the post and then drops the connection (``slack.lose(method)``
+  does so for any method: the call is applied, the answer never arrives), ``slack.hold_post(n)``
   stores the n-th post and answers it only once ``slack.release`` is set (so a test can kill the
   poster between Slack's post and its record), ``slack.drop_post(n)`` drops the n-th post unstored;
 - for ``sakuin doctor``: ``slack.granted_scopes`` (when not None) is sent as the ``x-oauth-scopes``
@@ -70,6 +79,9 @@ USER_ID = "U0ALICE"
 CHANNEL_ID = "C0GENERAL"
 DM_CHANNEL_ID = "D0ALICE"
 HANG = -1
+STREAM_METHODS = ("chat.startStream", "chat.appendStream", "chat.stopStream")
+MAX_STREAM_TEXT = 12_000
+"""Slack's limit on the ``markdown_text`` of one stream call."""
 """The status of a `FakeSlack.hang` fault: no answer until ``release``."""
 
 
@@ -107,6 +119,8 @@ class FakeSlack:
     socket_connections: int = 0
     granted_scopes: tuple[str, ...] | None = None
     channel_info: dict[str, dict[str, Any]] = field(default_factory=dict)
+    latency: float = 0.0
+    """Seconds every Web API call takes (0: none), for benchmarks that want Slack's round trip."""
 
     def __post_init__(self) -> None:
         self._faults: dict[str, list[_Fault]] = {}
@@ -120,6 +134,7 @@ class FakeSlack:
         self.port = 0
         self.channels: dict[str, list[dict[str, Any]]] = {}
         self._lose = 0
+        self._lost: dict[str, int] = {}
         self._hold: int | None = None
         self._drop: int | None = None
         self._posts = 0
@@ -185,6 +200,10 @@ class FakeSlack:
 
     def answer(self, method: str, body: dict[str, Any]) -> None:
         self._answers[method] = body
+
+    def lose(self, method: str, *, times: int = 1) -> None:
+        """Apply the next ``times`` calls of ``method``, then drop their connections before answering."""
+        self._lost[method] = self._lost.get(method, 0) + times
 
     def lose_answer(self, times: int = 1) -> None:
         """Store the next ``times`` posts, then drop their connections before answering."""
@@ -284,6 +303,8 @@ class FakeSlack:
     async def _api(self, request: web.Request) -> web.StreamResponse:
         method = request.match_info["method"]
         args = await _read_args(request)
+        if self.latency:
+            await asyncio.sleep(self.latency)
         token = _bearer(request) or args.get("token")
         if method == "chat.postMessage":
             self._posts += 1
@@ -304,6 +325,9 @@ class FakeSlack:
             return web.json_response({"ok": False, "error": error}, status=fault.status, headers=headers)
         stored = sum(len(messages) for messages in self.channels.values())
         response = web.json_response(self._answer(method, args, token))
+        if self._lost.get(method):
+            self._lost[method] -= 1
+            _abort(request)
         if method == "chat.postMessage" and sum(len(m) for m in self.channels.values()) > stored:
             if self._lose:
                 self._lose -= 1
@@ -352,6 +376,8 @@ class FakeSlack:
                 return {"ok": False, "error": "message_not_found"}
             self._messages[args["ts"]].update(args)
             return {"ok": True, "channel": args.get("channel"), "ts": args["ts"], "text": args.get("text")}
+        if method in STREAM_METHODS:
+            return self._stream(method, args)
         if method == "conversations.history":
             return self._history(args)
         if method == "chat.postEphemeral":
@@ -373,6 +399,35 @@ class FakeSlack:
         self.channels.setdefault(args["channel"], []).append(message)
         self._messages[message["ts"]] = message
         return {"ok": True, "channel": args["channel"], "ts": message["ts"], "message": message}
+
+    def _stream(self, method: str, args: dict[str, Any]) -> dict[str, Any]:
+        """``chat.startStream``, ``chat.appendStream`` and ``chat.stopStream``, checked as Slack's
+        reference pages describe their arguments."""
+        channel = args.get("channel")
+        text = _stream_text(args)
+        if not channel or (text is not None and len(text) > MAX_STREAM_TEXT):
+            return {"ok": False, "error": "invalid_arguments"}
+        if method == "chat.startStream":
+            recipient = args.get("recipient_team_id") and args.get("recipient_user_id")
+            if not channel.startswith("D") and not recipient:
+                return {"ok": False, "error": "invalid_arguments"}
+            stored = self._store({"channel": channel, "text": text or ""})
+            message = self._messages[stored["ts"]]
+            message.update(thread_ts=args.get("thread_ts"), streaming=True, blocks=None)
+            return {"ok": True, "channel": channel, "ts": stored["ts"]}
+        if not args.get("ts") or (method == "chat.appendStream" and not text):
+            return {"ok": False, "error": "invalid_arguments"}
+        message = self._messages.get(args["ts"])
+        if message is None:
+            return {"ok": False, "error": "message_not_found"}
+        if not message.get("streaming"):
+            return {"ok": False, "error": "message_not_in_streaming_state"}
+        message["text"] += text or ""
+        if method == "chat.stopStream":
+            message["streaming"] = False
+            message["blocks"] = [{"type": "markdown", "text": message["text"]}, *(args.get("blocks") or [])]
+            message["metadata"] = args.get("metadata")
+        return {"ok": True, "channel": channel, "ts": args["ts"]}
 
     def _history(self, args: dict[str, Any]) -> dict[str, Any]:
         oldest = float(args.get("oldest") or 0)
@@ -662,8 +717,17 @@ async def _read_args(request: web.Request) -> dict[str, Any]:
     args: dict[str, Any] = {}
     for key, value in form.items():
         text = value if isinstance(value, str) else str(value)
-        args[key] = _maybe_json(text) if key in ("blocks", "view", "unfurls", "attachments") else text
+        json_keys = ("blocks", "view", "unfurls", "attachments", "chunks", "metadata")
+        args[key] = _maybe_json(text) if key in json_keys else text
     return args
+
+
+def _stream_text(args: dict[str, Any]) -> str | None:
+    """The text a stream call adds: its ``markdown_text`` and its ``markdown_text`` chunks."""
+    chunks = [c.get("text", "") for c in args.get("chunks") or [] if c.get("type") == "markdown_text"]
+    if args.get("markdown_text") is None and not chunks:
+        return None
+    return (args.get("markdown_text") or "") + "".join(chunks)
 
 
 def _maybe_json(text: str) -> Any:

@@ -13,7 +13,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.mrkdwn import strip_mention, unescape
 from bot.conversation.assistant import STATUS, thread_title
-from bot.conversation.conversations import Conversations, Place
+from bot.conversation.conversations import Conversations, Place, team_of
 from bot.i18n import _, language_for_question, use_language
 
 
@@ -29,7 +29,7 @@ async def handle_user_message(
     channel, thread_ts = payload["channel"], payload["thread_ts"]
     with use_language(language_for_question(text, conversations.settings.ui_language)):
         await set_status(_(STATUS))
-    place = Place(channel, thread_ts, user=payload.get("user"))
+    place = Place(channel, thread_ts, user=payload.get("user"), team=team_of(context))
     if await conversations.followed(place) is None:
         await set_title(thread_title(text))
     await conversations.answer(client, place, text)

@@ -13,7 +13,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.mrkdwn import strip_mention, unescape
 from bot.blocks.notices import refused_reply
-from bot.conversation.conversations import Conversations, Place
+from bot.conversation.conversations import Conversations, Place, team_of
 from bot.i18n import language_for_question, use_language
 from bot.slack.delivery import tell_user
 from config.settings import Settings
@@ -41,5 +41,7 @@ async def handle_app_mention(
             await tell_user(client, channel, event["user"], refused_reply(), thread_ts=event.get("thread_ts"))
         return
     thread_ts = event.get("thread_ts") or (event["ts"] if settings.reply_in_thread else None)
-    place = Place(channel, thread_ts, follows=thread_ts is not None, user=event.get("user"))
+    place = Place(
+        channel, thread_ts, follows=thread_ts is not None, user=event.get("user"), team=team_of(context)
+    )
     await conversations.answer(client, place, text)

@@ -10,7 +10,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.blocks.mrkdwn import strip_mention, unescape
-from bot.conversation.conversations import Conversations, Place
+from bot.conversation.conversations import Conversations, Place, team_of
 from config.settings import Settings
 
 ANSWERED_SUBTYPES = frozenset({None, "file_share", "thread_broadcast"})
@@ -28,5 +28,5 @@ async def handle_message(
     conversations: Conversations,
 ) -> None:
     text = unescape(strip_mention(event.get("text") or "", context.bot_user_id))
-    place = Place(event["channel"], event.get("thread_ts"), user=event.get("user"))
+    place = Place(event["channel"], event.get("thread_ts"), user=event.get("user"), team=team_of(context))
     await conversations.answer(client, place, text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.conversation.conversations import Conversations, Place
+from bot.conversation.conversations import Conversations, Place, team_of
 from bot.conversation.followups import Kind, classify
 from bot.i18n import language_for_question, use_language
 from config.settings import Settings
@@ -26,7 +26,9 @@ async def handle_thread_message(
     conversations: Conversations,
 ) -> None:
     follow_up = classify(event, context.bot_user_id)
-    place = Place(follow_up.channel, follow_up.thread_ts, follows=True, user=event.get("user"))
+    place = Place(
+        follow_up.channel, follow_up.thread_ts, follows=True, user=event.get("user"), team=team_of(context)
+    )
     if follow_up.kind is Kind.IGNORE:
         return
     if follow_up.kind is Kind.CHATTER:

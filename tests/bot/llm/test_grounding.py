@@ -145,10 +145,33 @@ def test_a_sentence_with_a_link_in_no_passage_sent_is_dropped(answer: str, kept:
         ("Minder was built by ByteDance.", []),
         ("Minder was built by ByteDance. [1] It", ["Minder was built by ByteDance. [1] "]),
         ("A [1].\nB [2]", ["A [1]."]),
+        # a citation marker still arriving may belong to the sentence before it
+        ("Minder は ByteDance が開発した [1]。 [2", []),
+        ("Minder は ByteDance が開発した [1]。【2、", []),
+        ("Minder was built by ByteDance [1]. [", []),
+        ("Minder was built by ByteDance [1]. [2] It", ["Minder was built by ByteDance [1]. [2] "]),
+        ("A [1].\n[2", ["A [1]."]),
     ],
 )
 def test_a_streaming_answer_keeps_only_its_finished_sentences(partial: str, kept: list[str]) -> None:
     assert [sentence.text for sentence in ground(partial, PASSAGES, complete=False).sentences] == kept
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Minder は ByteDance が開発した [1]。 [2] NSDI で発表された [1]。本社は北京 [2]。",
+        "Minder was built by ByteDance [1]. It is 3.5x faster [2][1]. See `a.b` [1]. Done [2].",
+        "- Minder [1]\n- ByteDance [2]\n\n**要約**: 二つ [1]、[2]。",
+        "引用のない文。Minder は ByteDance [1]。https://evil.example/x [1]。最後 【1、2】。",
+    ],
+)
+def test_what_a_stream_shows_never_changes_as_the_answer_grows(answer: str) -> None:
+    """Every prefix keeps a prefix of the final sentences: a sentence once shown stays as shown."""
+    final = ground(answer, PASSAGES).sentences
+    for end in range(len(answer) + 1):
+        kept = ground(answer[:end], PASSAGES, complete=False).sentences
+        assert kept == final[: len(kept)], answer[:end]
 
 
 @pytest.mark.parametrize(("language", "name"), [("ja", "Japanese"), ("en", "English")])

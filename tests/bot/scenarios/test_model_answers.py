@@ -1,5 +1,7 @@
 """Model answers end to end: `sakuin serve` with signed requests, a fake Slack, a fake model server;
-and `sakuin ask --json`. The extractive answer is posted once, then the same message is updated."""
+and `sakuin ask --json`. Where Slack does not stream (a mention answered in the channel itself, a DM
+outside a thread) the extractive answer is posted once, then the same message is updated; streamed
+answers, in threads, are `tests/bot/test_streamed_answers.py`."""
 
 from __future__ import annotations
 
@@ -33,7 +35,14 @@ async def model():
 
 
 def llm_settings(model: FakeOpenAI, **overrides: object) -> dict[str, object]:
-    return {"llm_base_url": model.base_url, "llm_model": MODEL, "llm_timeout": 10.0, **overrides}
+    """A model, and mentions answered in the channel (not in a thread, so not streamed)."""
+    return {
+        "llm_base_url": model.base_url,
+        "llm_model": MODEL,
+        "llm_timeout": 10.0,
+        "reply_in_thread": False,
+        **overrides,
+    }
 
 
 async def final_update(slack):
