@@ -11,7 +11,7 @@ from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.doctor_report import Check, describe_error
 from bot.i18n import _, ngettext
-from bot.manifest import build_manifest
+from bot.manifest import build_manifest, scopes_of_features
 from config.settings import Settings
 
 SCOPES_HEADER = "x-oauth-scopes"
@@ -87,7 +87,8 @@ def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -
         return Check(
             "scopes", False, _("Slack did not say which scopes the token has (no x-oauth-scopes header)")
         )
-    missing = [scope for scope in needed if scope not in granted]
+    features = scopes_of_features(settings)
+    missing = [f"{s} ({features[s]})" if s in features else s for s in needed if s not in granted]
     if missing:
         return Check(
             "scopes",
