@@ -81,6 +81,11 @@ class Settings(BaseSettings):
         default=24.0, ge=0.01, le=24 * 365, description="how long a thread is followed"
     )
     assistant_enabled: bool = False
+    agent_experience: Literal["off", "agent", "assistant"] = Field(
+        default="off", description="off, agent (the Messages tab) or assistant (the legacy split view)"
+    )
+    answer_channels: CommaList = ()
+    ask_reaction: str = Field(default="mag", description="the reaction that asks sakuin; empty: none")
 
     llm_base_url: str | None = None
     llm_model: str | None = Field(default=None, validate_default=True)
@@ -167,7 +172,7 @@ class Settings(BaseSettings):
             raise ValueError("expected an http(s) URL such as https://slack.com/api/")
         return text if text.endswith("/") else text + "/"
 
-    @field_validator("digest_channel", "allowed_channels", mode="before")
+    @field_validator("digest_channel", "allowed_channels", "answer_channels", mode="before")
     @classmethod
     def _comma_list(cls, value: object) -> object:
         return _split_commas(value)
@@ -189,6 +194,22 @@ class Settings(BaseSettings):
         if not re.fullmatch(r"/[a-z0-9_\-]{1,31}", value):
             raise ValueError("expected a slash command such as /entity (lowercase, 2-32 characters)")
         return value
+
+    @field_validator("agent_experience", mode="before")
+    @classmethod
+    def _experience_name(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("ask_reaction", mode="before")
+    @classmethod
+    def _reaction_name(cls, value: object) -> object:
+        """``mag``, ``:mag:`` or blank (no reaction asks); Slack's emoji names are lowercase."""
+        if not isinstance(value, str):
+            return value
+        name = value.strip().strip(":").strip()
+        if name and not re.fullmatch(r"[a-z0-9_+\-']{1,100}", name):
+            raise ValueError("expected an emoji name such as mag (lowercase, as in :mag:), or nothing")
+        return name
 
     @field_validator("log_level", mode="before")
     @classmethod
@@ -244,6 +265,14 @@ class Settings(BaseSettings):
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.digest_tz)
+
+    @property
+    def experience(self) -> Literal["off", "agent", "assistant"]:
+        """``AGENT_EXPERIENCE``; when it is ``off``, ``ASSISTANT_ENABLED=true`` (the older setting,
+        of installs that have the split view) still means ``assistant``."""
+        if self.agent_experience == "off" and self.assistant_enabled:
+            return "assistant"
+        return self.agent_experience
 
 
 def index_dir_for(vault: Path) -> Path:

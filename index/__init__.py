@@ -5,9 +5,13 @@
 (`tests/test_boundaries.py`).
 """
 
+from index.analysis import fold
 from index.asking.question import MAX_QUERY_CHARS
+from index.asking.vocabulary import asks
 from index.generation import current_generation
 from index.model import (
+    ANSWERED,
+    RELATION,
     Answer,
     AnswerSentence,
     Candidate,
@@ -38,10 +42,12 @@ from index.web import path_token
 from index.wiki import IndexNotReady, Wiki
 
 __all__ = [
+    "ANSWERED",
     "CONCEPT",
     "ENTITY",
     "MAX_QUERY_CHARS",
     "PAGE_SUFFIXES",
+    "RELATION",
     "RELATION_LABELS_EN",
     "Answer",
     "AnswerSentence",
@@ -67,7 +73,9 @@ __all__ = [
     "Unresolved",
     "VaultSurvey",
     "Wiki",
+    "asks",
     "current_generation",
+    "fold",
     "masked",
     "path_token",
     "shorten",

@@ -12,7 +12,7 @@ from bot.cli.doctor_report import Check
 from bot.errors import describe_error
 from bot.i18n import _, ngettext
 from bot.slack.identity import granted_scopes
-from bot.slack.manifest import build_manifest
+from bot.slack.manifest import build_manifest, scopes_of_features
 from config.settings import Settings
 
 
@@ -80,7 +80,8 @@ def check_scopes(settings: Settings, granted: set[str] | None, token_ok: bool) -
         return Check(
             "scopes", False, _("Slack did not say which scopes the token has (no x-oauth-scopes header)")
         )
-    missing = [scope for scope in needed if scope not in granted]
+    features = scopes_of_features(settings)
+    missing = [f"{s} ({features[s]})" if s in features else s for s in needed if s not in granted]
     if missing:
         return Check(
             "scopes",

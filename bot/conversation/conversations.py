@@ -15,6 +15,7 @@ One answer goes through the same steps wherever it was asked:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
@@ -33,9 +34,12 @@ from bot.slack.delivery import post_reply, tell_user
 from bot.state.store import AsyncStateStore
 from bot.state.threads import FollowedThread
 from config.settings import Settings
-from index import Answer, Wiki
+from index import ANSWERED, RELATION, Answer, Wiki
 
 SECONDS_PER_HOUR = 3600
+
+Notes = Callable[[], Sequence[dict]]
+"""Builds the blocks under an unasked answer, in the language it is composed in."""
 
 
 @dataclass(frozen=True)
@@ -85,10 +89,16 @@ class Conversations:
     def follow_s(self) -> float:
         return self.settings.follow_up_hours * SECONDS_PER_HOUR
 
-    async def answer(self, client: AsyncWebClient, place: Place, text: str) -> None:
+    async def answer(
+        self, client: AsyncWebClient, place: Place, text: str, *, unasked: Notes | None = None
+    ) -> bool:
         """Answer ``text`` (plain text, Slack's escaping undone) at ``place``, then remember the thread.
 
         Every version of the answer and its controls are in the question's language (`bot.i18n`).
+        ``unasked`` is for a question nobody asked sakuin (`bot.conversation.channel_answers`): it is answered
+        only when the wiki answers it confidently, with the blocks ``unasked`` builds under every
+        version; its asker is not told when the queue is busy, and the thread is not followed.
+        Returns whether an answer was posted.
         """
         followed = await self.followed(place)
         subject = followed.subject if followed else None
@@ -99,9 +109,13 @@ class Conversations:
                 self.wiki,
                 self.settings,
                 subject=subject,
-                on_busy=partial(self.tell_busy, client, place),
+                on_busy=None if unasked is not None else partial(self.tell_busy, client, place),
             )
-            await self.remember(composed.answered, place)
+            if unasked is not None and not answers_confidently(composed):
+                return False
+            if unasked is None:
+                await self.remember(composed.answered, place)
+            notes = tuple(unasked()) if unasked is not None else ()
             await deliver_answer(
                 client,
                 place.channel,
@@ -109,8 +123,9 @@ class Conversations:
                 self.settings,
                 thread_ts=place.thread_ts,
                 recipient=Recipient(place.team, place.user),
-                decorate=partial(with_answer_controls, composed.answered, place),
+                decorate=partial(with_answer_controls, composed.answered, place, notes=notes),
             )
+        return True
 
     async def tell_busy(self, client: AsyncWebClient, place: Place) -> None:
         await tell_user(client, place.channel, place.user, busy_reply(), thread_ts=place.thread_ts)
@@ -146,17 +161,27 @@ def team_of(context: AsyncBoltContext) -> str | None:
     return context.team_id or context.enterprise_id
 
 
-def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) -> Reply:
-    """``reply`` (any version of the answer) with 👍/👎 (answers to questions) and "stop following"
-    (followed threads)."""
+def with_answer_controls(
+    answered: Answered | None, place: Place, reply: Reply, *, notes: Sequence[dict] = ()
+) -> Reply:
+    """``reply`` (any version of the answer) with 👍/👎 (answers to questions), "stop following"
+    (followed threads) and the ``notes`` of an unasked answer."""
     controls = []
     if answered is not None:
         controls.append(feedback_block(answered.question, answered.pages))
     if place.follows and place.thread_ts is not None:
         controls.append(stop_row(place.thread_ts))
+    controls.extend(notes)
     if not controls:
         return reply
     return replace(reply, blocks=tuple(with_controls(reply.blocks, controls)))
+
+
+def answers_confidently(composed: Composed) -> bool:
+    """The wiki answers the question: a sentence or a typed relation (`Answer.status`), never a
+    "not found", a command's reply or a notice."""
+    answer = composed.reply.answer
+    return answer is not None and not answer.too_long and answer.status in (ANSWERED, RELATION)
 
 
 def compose(text: str, wiki: Wiki, settings: Settings, *, subject: str | None = None) -> Composed:

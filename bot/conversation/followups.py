@@ -75,6 +75,11 @@ def classify(event: dict, bot_user_id: str | None) -> FollowUp:
     return FollowUp(kind, channel, thread_ts, unescape(text))
 
 
+def addresses_anyone(text: str) -> bool:
+    """The message (as Slack sends it) mentions a user (sakuin included) or a group, or broadcasts."""
+    return bool(_MENTION.search(text) or _BROADCAST.search(text))
+
+
 def is_stop(text: str) -> bool:
     folded = unicodedata.normalize("NFKC", text).casefold().strip().rstrip(_TRAILING_PUNCTUATION)
     return folded in STOP_WORDS

@@ -14,6 +14,6 @@ from config.settings import Settings
 
 def register_listeners(app: AsyncApp, settings: Settings) -> None:
     commands.register(app, settings)
-    events.register(app)
+    events.register(app, settings)
     actions.register(app)
     assistant.register(app, settings)

@@ -5,8 +5,11 @@ subscriptions and interactivity point at ``URL/slack/events``. Without one it is
 Socket Mode (``sakuin socket``), where Slack needs no request URLs.
 
 Messages in channels and private channels (``message.channels``, ``message.groups``) are
-subscribed for thread follow-ups. With ``ASSISTANT_ENABLED`` the app also gets Slack's assistant
-pane (``assistant_view``), its events and the ``assistant:write`` scope.
+subscribed for thread follow-ups (and the questions of ``ANSWER_CHANNELS``). ``AGENT_EXPERIENCE``
+adds Slack's agent feature with the ``assistant:write`` scope: ``agent`` the agent messaging
+experience (``agent_view``: the Messages tab, answered through ``app_home_opened`` and
+``message.im``), ``assistant`` the legacy split view (``assistant_view``) and its thread events.
+With ``ASK_REACTION`` set the app gets ``reaction_added`` and ``reactions:read``.
 
 The descriptions are in the UI language (``UI_LANGUAGE``; ``auto``: Japanese): Slack shows one
 manifest to the whole workspace.
@@ -34,6 +37,8 @@ BOT_EVENTS = (
 )
 ASSISTANT_EVENTS = ("assistant_thread_started", "assistant_thread_context_changed")
 ASSISTANT_SCOPES = ("assistant:write",)
+REACTION_EVENTS = ("reaction_added",)
+REACTION_SCOPES = ("reactions:read",)
 ASSISTANT_DESCRIPTION = N_(
     "Ask the team's research wiki: who built what, which sources say so, and what links to it."
 )
@@ -81,10 +86,16 @@ def build_manifest(settings: Settings, url: str | None) -> dict:
         "bot_user": {"display_name": APP_NAME, "always_online": True},
         "slash_commands": commands,
     }
-    if settings.assistant_enabled:
+    if settings.experience == "agent":
+        features["agent_view"] = {"agent_description": _(ASSISTANT_DESCRIPTION)}
+        scopes += ASSISTANT_SCOPES
+    elif settings.experience == "assistant":
         features["assistant_view"] = {"assistant_description": _(ASSISTANT_DESCRIPTION)}
         bot_events += ASSISTANT_EVENTS
         scopes += ASSISTANT_SCOPES
+    if settings.ask_reaction:
+        bot_events += REACTION_EVENTS
+        scopes += REACTION_SCOPES
     domain = unfurl_domain(settings.wiki_base_url)
     if domain:
         features["unfurl_domains"] = [domain]
@@ -105,6 +116,17 @@ def build_manifest(settings: Settings, url: str | None) -> dict:
             "token_rotation_enabled": False,
         },
     }
+
+
+def scopes_of_features(settings: Settings) -> dict[str, str]:
+    """The scopes only an optional feature needs, each with the setting that turned it on (for
+    `sakuin doctor` to say why a scope is missing)."""
+    needs: dict[str, str] = {}
+    if settings.experience != "off":
+        needs.update(dict.fromkeys(ASSISTANT_SCOPES, "AGENT_EXPERIENCE"))
+    if settings.ask_reaction:
+        needs.update(dict.fromkeys(REACTION_SCOPES, "ASK_REACTION"))
+    return needs
 
 
 def command_entry(command: str, description: str, usage_hint: str, url: str | None) -> dict:

@@ -1,5 +1,5 @@
 """The records of each kind of state on PostgreSQL: `PostgresEventClaims`, `PostgresDigestRuns`,
-`PostgresFollowedThreads` and `PostgresAnswerFeedback`, each on `PostgresDatabase`
+`PostgresFollowedThreads`, `PostgresAnswerFeedback` and `PostgresChannelMutes`, each on `PostgresDatabase`
 (bot/state/postgres.py: connections, retries through an outage, the versioned schema), with the
 tables of their migrations. The rules they decide by are those of the SQLite records, in the
 module of each kind (bot/state/digest_runs.py …); here is only their SQL.
@@ -11,6 +11,7 @@ import json
 import uuid
 from collections.abc import Sequence
 
+from bot.state.channel_mutes import muter_key
 from bot.state.digest_runs import (
     DigestRun,
     RunStatus,
@@ -362,5 +363,40 @@ class PostgresAnswerFeedback(PostgresDatabase):
                 (since if since is not None else 0.0,),
             ).fetchall()
             return tuple(UnansweredQuestion(question, at) for question, at in rows)
+
+        return self._transaction(select)
+
+
+CHANNEL_MUTES_SCHEMA = """
+CREATE TABLE sakuin_channel_mutes (
+    muter text PRIMARY KEY,
+    at    double precision NOT NULL
+);
+"""
+"""Who muted answers without a mention in a channel (bot/state/channel_mutes.py)."""
+
+
+class PostgresChannelMutes(PostgresDatabase):
+    def mute_channel(self, channel: str, user: str) -> None:
+        values = (muter_key(channel, user), self._clock())
+        self._transaction(
+            lambda conn: conn.execute(
+                "INSERT INTO sakuin_channel_mutes (muter, at) VALUES (%s, %s) ON CONFLICT (muter) DO NOTHING",
+                values,
+            )
+        )
+
+    def unmute_channel(self, channel: str, user: str) -> None:
+        key = muter_key(channel, user)
+        self._transaction(
+            lambda conn: conn.execute("DELETE FROM sakuin_channel_mutes WHERE muter = %s", (key,))
+        )
+
+    def channel_muted(self, channel: str, user: str) -> bool:
+        key = muter_key(channel, user)
+
+        def select(conn: Connection) -> bool:
+            row = conn.execute("SELECT 1 FROM sakuin_channel_mutes WHERE muter = %s", (key,)).fetchone()
+            return row is not None
 
         return self._transaction(select)

@@ -5,13 +5,14 @@ An implementation (an SQLite file; PostgreSQL for replicas on separate disks) pr
 method of `EventClaims` (``claim_event``), `DigestRuns` (``run``, ``unfinished_runs``,
 ``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
 ``fail_run``), `FollowedThreads` (``follow_thread``, ``followed_thread``, ``touch_thread``,
-``forget_thread``) and `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
-``unanswered``) with the guarantees their docstrings state, plus ``reopened_at`` (for
-``/healthz``), ``close`` and use as a context manager. The guarantees hold across processes
-sharing one store: each step is atomic, and of two processes racing for the same claim exactly
-one wins. Methods are synchronous and may be
-called from any thread; they may block (a lock held by another process, a network round trip),
-which is why coroutines never call them directly but through `AsyncStateStore`.
+``forget_thread``), `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
+``unanswered``) and `ChannelMutes` (``mute_channel``, ``unmute_channel``, ``channel_muted``)
+with the guarantees their docstrings state, plus ``reopened_at`` (for ``/healthz``), ``close``
+and use as a context manager. The guarantees hold across processes sharing one store: each step
+is atomic, and of two processes racing for the same claim exactly one wins. Methods are
+synchronous and may be called from any thread; they may block (a lock held by another process, a
+network round trip), which is why coroutines never call them directly but through
+`AsyncStateStore`.
 
 A new kind of state (threads followed, feedback) adds its own small Protocol and records in its
 own module under ``bot/state/``, joins `StateStore`'s bases, and gets its methods on
@@ -29,16 +30,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol, Self, TypeVar
 
-from bot.state import digest_runs, events, feedback, threads
+from bot.state import channel_mutes, digest_runs, events, feedback, threads
+from bot.state.channel_mutes import ChannelMutes, SqliteChannelMutes
 from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
 from bot.state.events import EventClaims, SqliteEventClaims
 from bot.state.feedback import AnswerFeedback, SqliteAnswerFeedback, UnansweredQuestion, Vote, VoteValue
 from bot.state.postgres import OUTAGE_S
 from bot.state.postgres_records import (
+    CHANNEL_MUTES_SCHEMA,
     CONVERSATIONS_SCHEMA,
     DIGEST_RUNS_SCHEMA,
     EVENTS_SCHEMA,
     PostgresAnswerFeedback,
+    PostgresChannelMutes,
     PostgresDigestRuns,
     PostgresEventClaims,
     PostgresFollowedThreads,
@@ -48,7 +52,7 @@ from bot.state.threads import FollowedThread, FollowedThreads, SqliteFollowedThr
 T = TypeVar("T")
 
 
-class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Protocol):
+class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, ChannelMutes, Protocol):
     def reopened_at(self) -> float | None:
         """When the store found its file deleted or replaced under it and opened it anew (what
         was written before is not in it): None when that never happened."""
@@ -61,11 +65,13 @@ class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Proto
     def __exit__(self, *exc: object) -> None: ...
 
 
-class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThreads, SqliteAnswerFeedback):
+class SqliteStateStore(
+    SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThreads, SqliteAnswerFeedback, SqliteChannelMutes
+):
     """The state in one SQLite file (``STATE_DB``), shared by every process on its disk."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
-        schema = events.SCHEMA + digest_runs.SCHEMA + threads.SCHEMA + feedback.SCHEMA
+        schema = events.SCHEMA + digest_runs.SCHEMA + threads.SCHEMA + feedback.SCHEMA + channel_mutes.SCHEMA
         super().__init__(path, schema, clock=clock)
 
     def __enter__(self) -> Self:
@@ -75,12 +81,16 @@ class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThread
         self.close()
 
 
-POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA, CONVERSATIONS_SCHEMA)
+POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA, CONVERSATIONS_SCHEMA, CHANNEL_MUTES_SCHEMA)
 """Schema version n is ``POSTGRES_MIGRATIONS[n - 1]`` applied to version n - 1: append, never edit."""
 
 
 class PostgresStateStore(
-    PostgresEventClaims, PostgresDigestRuns, PostgresFollowedThreads, PostgresAnswerFeedback
+    PostgresEventClaims,
+    PostgresDigestRuns,
+    PostgresFollowedThreads,
+    PostgresAnswerFeedback,
+    PostgresChannelMutes,
 ):
     """The state in a PostgreSQL database (``STATE_DB=postgresql://…``), shared by replicas anywhere."""
 
@@ -190,3 +200,12 @@ class AsyncStateStore:
 
     async def unanswered(self, since: float | None = None) -> tuple[UnansweredQuestion, ...]:
         return await self._call(self.store.unanswered, since)
+
+    async def mute_channel(self, channel: str, user: str) -> None:
+        await self._call(self.store.mute_channel, channel, user)
+
+    async def unmute_channel(self, channel: str, user: str) -> None:
+        await self._call(self.store.unmute_channel, channel, user)
+
+    async def channel_muted(self, channel: str, user: str) -> bool:
+        return await self._call(self.store.channel_muted, channel, user)

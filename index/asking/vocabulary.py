@@ -283,6 +283,30 @@ def shape_of(folded: str) -> Shaped:
     return Shaped(Shape.OPEN, asking)
 
 
+_ASKED_BY_WORD = re.compile(r"なぜ|なんで|どうして|どうやって|どのように|どんな")
+"""Words that ask without giving the question a shape (why, how); the shapes' words ask too."""
+_ASKED_BY_ENDING = re.compile(r"(?:ですか|ますか|でしょうか|だろうか|のか|んですか|かな|っけ)[\s。.!！…]*$")
+_ASKED_BY_OPENING = re.compile(
+    r"^(?:what|which|how|who|whom|whose|where|when|why|is|are|was|were|does|do|did|can|could"
+    r"|should|would|will|has|have|had)\b"
+)
+
+
+def asks(folded: str) -> bool:
+    """Whether a message asks a question at all: a question mark, a question's shape (どこ, 何 GPU,
+    とは, who …), a word that asks (なぜ, どうやって), a Japanese question ending (…ですか, …かな) or
+    an English question's opening (does …, what …). A channel message is answered without a
+    mention only when it asks."""
+    text = folded.strip()
+    return bool(
+        "?" in text
+        or shape_of(text).shape is not Shape.OPEN
+        or _ASKED_BY_WORD.search(text)
+        or _ASKED_BY_ENDING.search(text)
+        or _ASKED_BY_OPENING.match(text)
+    )
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Snowball stem of an English word (``rented``, ``renting`` → ``rent``): how a sentence

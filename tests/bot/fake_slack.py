@@ -17,8 +17,11 @@ What it does:
   (``slack.answer(method, body)`` overrides an answer);
 - keeps channels: ``chat.postMessage`` stores the message (with its metadata) under a fresh ``ts``,
   ``chat.update`` changes a stored message (``message_not_found`` otherwise),
-  ``conversations.history`` returns the channel newest first, paginated, metadata only when asked
-  (``slack.messages(channel)``, ``slack.parts(channel)`` and ``slack.message(ts)`` read them back);
+  ``conversations.history`` returns the channel newest first (its top-level messages, within
+  ``oldest``/``latest``), paginated, metadata only when asked (``slack.messages(channel)``,
+  ``slack.parts(channel)`` and ``slack.message(ts)`` read them back); ``slack.user_message(…)``
+  stores a person's message (a thread reply with ``thread_ts``), which ``conversations.replies``
+  returns with its thread;
 - streams messages as Slack does (`STREAM_METHODS`): ``chat.startStream`` stores a message in its
   thread (a DM's, or a channel's when ``recipient_team_id`` and ``recipient_user_id`` are given:
   Slack requires them outside a DM) from its ``markdown_text`` or ``markdown_text`` chunks;
@@ -380,6 +383,8 @@ class FakeSlack:
             return self._stream(method, args)
         if method == "conversations.history":
             return self._history(args)
+        if method == "conversations.replies":
+            return self._replies(args)
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1700000000 + next(self._ts)}.000200"}
         if method == "views.publish":
@@ -430,9 +435,12 @@ class FakeSlack:
         return {"ok": True, "channel": channel, "ts": args["ts"]}
 
     def _history(self, args: dict[str, Any]) -> dict[str, Any]:
-        oldest = float(args.get("oldest") or 0)
         with_metadata = str(args.get("include_all_metadata")).lower() in ("1", "true")
-        newest_first = [m for m in reversed(self.messages(args["channel"])) if float(m["ts"]) > oldest]
+        newest_first = [
+            m
+            for m in reversed(self.messages(args["channel"]))
+            if _in_range(m, args) and (m.get("thread_ts") in (None, m["ts"]) or m.get("subtype"))
+        ]
         start = int(args.get("cursor") or 0)
         limit = int(args.get("limit") or 100)
         page = [
@@ -446,6 +454,29 @@ class FakeSlack:
             "has_more": more,
             "response_metadata": {"next_cursor": str(start + limit) if more else ""},
         }
+
+    def _replies(self, args: dict[str, Any]) -> dict[str, Any]:
+        """A thread, its parent first, whichever of its messages ``ts`` names; the time range
+        applies to the replies (as Slack's ``oldest``/``latest``/``inclusive``)."""
+        messages = self.messages(args["channel"])
+        named = next((m for m in messages if m["ts"] == args.get("ts")), None)
+        if named is None:
+            return {"ok": False, "error": "thread_not_found"}
+        parent_ts = named.get("thread_ts") or named["ts"]
+        parent = next(m for m in messages if m["ts"] == parent_ts)
+        replies = [m for m in messages if m.get("thread_ts") == parent_ts and m["ts"] != parent_ts]
+        thread = [parent, *(m for m in replies if _in_range(m, args))]
+        return {"ok": True, "messages": thread[: int(args.get("limit") or 1000)], "has_more": False}
+
+    def user_message(
+        self, text: str, ts: str, *, channel: str = CHANNEL_ID, user: str = USER_ID, **fields: Any
+    ) -> dict[str, Any]:
+        """A message a person posted (``thread_ts`` in ``fields`` for a thread reply), stored for
+        ``conversations.history`` and ``conversations.replies`` to return; returns its event."""
+        message = {"type": "message", "user": user, "text": text, "ts": ts, **fields}
+        self.channels.setdefault(channel, []).append(message)
+        self.channels[channel].sort(key=lambda m: float(m["ts"]))
+        return {**message, "channel": channel, "channel_type": "channel", "event_ts": ts}
 
     @web.middleware
     async def _scopes_header(self, request: web.Request, handler: Any) -> web.StreamResponse:
@@ -699,6 +730,14 @@ def find_element(blocks: list[dict[str, Any]], action_id: str) -> tuple[dict[str
         if element.get("action_id") == action_id:
             return block, element
     raise AssertionError(f"no element {action_id!r} in the message")
+
+
+def _in_range(message: dict[str, Any], args: dict[str, Any]) -> bool:
+    """Within ``oldest`` … ``latest`` of a history call (the ends only when ``inclusive``)."""
+    ts = float(message["ts"])
+    inclusive = str(args.get("inclusive")).lower() in ("1", "true")
+    oldest, latest = float(args.get("oldest") or 0), float(args.get("latest") or "inf")
+    return (oldest <= ts <= latest) if inclusive else (oldest < ts < latest)
 
 
 def _abort(request: web.Request) -> NoReturn:

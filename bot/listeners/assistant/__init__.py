@@ -1,4 +1,5 @@
-"""Slack's assistant pane (``ASSISTANT_ENABLED``), through bolt's `AsyncAssistant` middleware.
+"""Slack's assistant pane (``AGENT_EXPERIENCE=assistant``, the legacy split view), through bolt's
+`AsyncAssistant` middleware.
 
 A new assistant thread gets suggested prompts; a message in it gets a status line while the wiki
 is searched, a title for the thread, and the answer a mention would get. The channel the user is
@@ -23,7 +24,7 @@ async def ignore_context_change() -> None:
 
 
 def register(app: AsyncApp, settings: Settings) -> None:
-    if not settings.assistant_enabled:
+    if settings.experience != "assistant":
         return
     assistant = AsyncAssistant(logger=logging.getLogger("bot.bolt"))
     assistant.thread_started(once_per_event(handle_thread_started))

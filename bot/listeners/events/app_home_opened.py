@@ -1,9 +1,9 @@
-"""The Home tab, and the Messages tab when the assistant pane is on, in the user's language.
+"""The Home tab, and the Messages tab of an agent experience, in the user's language.
 
 The Home tab is published each time a user opens it: the recent sources, the usage, and last
-week's feedback (the share of 👍 and the questions the wiki could not answer). With
-``ASSISTANT_ENABLED``, opening the Messages tab (Slack's agent messaging experience) shows the
-suggested prompts there.
+week's feedback (the share of 👍 and the questions the wiki could not answer). With an agent
+experience (``AGENT_EXPERIENCE``), opening the Messages tab shows the suggested prompts at its top
+(`bot.conversation.assistant`'s prompts, drawn from the wiki; no thread needed).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ RECENT_SOURCES = 10
 
 
 async def shows_tab(event: dict, settings: Settings) -> bool:
-    """The Home tab, or the Messages tab with the assistant pane on; no other tab is answered."""
+    """The Home tab, or the Messages tab with an agent experience on; no other tab is answered."""
     if event.get("tab") == "messages":
-        return settings.assistant_enabled and bool(event.get("channel"))
+        return settings.experience != "off" and bool(event.get("channel"))
     return event.get("tab") == "home"
 
 

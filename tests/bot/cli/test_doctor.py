@@ -116,6 +116,35 @@ async def test_each_missing_scope_is_named(tmp_path: Path, slack: FakeSlack) -> 
 
 
 @pytest.mark.parametrize(
+    ("overrides", "missing", "says"),
+    [
+        ({}, "reactions:read", "missing reactions:read (ASK_REACTION): add it under"),
+        (
+            {"agent_experience": "agent"},
+            "assistant:write",
+            "missing assistant:write (AGENT_EXPERIENCE): add it",
+        ),
+        ({"agent_experience": "assistant"}, "assistant:write", "missing assistant:write (AGENT_EXPERIENCE)"),
+    ],
+)
+async def test_a_scope_a_feature_needs_is_named_with_its_setting(
+    tmp_path: Path, slack: FakeSlack, overrides: dict, missing: str, says: str
+) -> None:
+    settings = settings_for(tmp_path, slack, **overrides)
+    needed = build_manifest(settings, None)["oauth_config"]["scopes"]["bot"]
+    slack.granted_scopes = tuple(scope for scope in needed if scope != missing)
+    check = by_name(await run_checks(settings))["scopes"]
+    assert not check.ok and check.detail.startswith(says)
+    slack.granted_scopes = tuple(needed)
+    assert by_name(await run_checks(settings))["scopes"].ok
+
+
+async def test_without_the_ask_reaction_its_scope_is_not_needed(tmp_path: Path, slack: FakeSlack) -> None:
+    slack.granted_scopes = tuple(s for s in manifest_scopes() if s != "reactions:read")
+    assert by_name(await run_checks(settings_for(tmp_path, slack, ask_reaction="")))["scopes"].ok
+
+
+@pytest.mark.parametrize(
     ("channel", "ok", "says"),
     [
         ("C0DIGEST", True, "#research; the bot is a member"),

@@ -1,4 +1,5 @@
-"""The assistant pane (``ASSISTANT_ENABLED``) through the real server and bolt's Assistant middleware."""
+"""The assistant pane (the legacy split view: ``AGENT_EXPERIENCE=assistant``, or ``ASSISTANT_ENABLED``
+as before) through the real server and bolt's Assistant middleware."""
 
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ THREAD = "1700000500.000100"
 MESSAGES_TAB = {"type": "app_home_opened", "user": USER_ID, "channel": DM_CHANNEL_ID, "tab": "messages"}
 
 
-@pytest.fixture
-async def pane(tmp_path, fake_slack, linked_wiki) -> AsyncIterator[RunningBot]:
-    async with running_bot(tmp_path, fake_slack, linked_wiki, assistant_enabled=True) as running:
+@pytest.fixture(params=[{"assistant_enabled": True}, {"agent_experience": "assistant"}], ids=["old", "new"])
+async def pane(request, tmp_path, fake_slack, linked_wiki) -> AsyncIterator[RunningBot]:
+    async with running_bot(tmp_path, fake_slack, linked_wiki, **request.param) as running:
         yield running
 
 

@@ -74,6 +74,7 @@ async def start_replica(name: str, root: Path, slack: FakeSlack, remote: Remote,
         "DIGEST_TZ": "UTC",
         "DIGEST_POST_EMPTY": "true",
         "WIKI_GIT_WEBHOOK_SECRET": HOOK_SECRET,
+        "ANSWER_CHANNELS": CHANNEL_ID,
         "LOG_LEVEL": "INFO",
     }
     process = await asyncio.create_subprocess_exec(
@@ -172,6 +173,43 @@ async def test_two_replicas_answer_an_event_once_and_post_the_digest_once(replic
     assert len(digests) == 1, [call.args.get("metadata") for call in digests]
     await eventually(lambda: retries_dropped(pair) == 1, timeout=WAIT_S, what="the other replica to drop it")
     assert len(answers(slack, event["ts"])) == 1
+
+
+async def test_two_replicas_answer_a_channel_question_and_a_reaction_once(replicas) -> None:
+    pair, slack, _, _ = replicas
+    question = slack.user_message("Minder を開発したのはどこ?", "1700000500.000100")
+    assert await deliver_to_both(pair, question, "EvChannelQuestion") == [200, 200]
+    await eventually(lambda: answers(slack, question["ts"]), timeout=WAIT_S, what="the unasked answer")
+
+    # Two people add 🔍 to one message at once, each reaction reaching another replica.
+    slack.user_message("Who developed Minder?", "1700000600.000100")
+    reactions = [
+        {
+            "type": "reaction_added",
+            "user": user,
+            "reaction": "mag",
+            "item": {"type": "message", "channel": CHANNEL_ID, "ts": "1700000600.000100"},
+            "item_user": "U0ALICE",
+            "event_ts": f"17000006{index}0.000100",
+        }
+        for index, user in enumerate(("U0BOB", "U0CAROL"), start=1)
+    ]
+    async with (
+        SlackSender(pair[0].events_url, SIGNING_SECRET) as first,
+        SlackSender(pair[1].events_url, SIGNING_SECRET) as second,
+    ):
+        sent = await asyncio.gather(
+            first.event(reactions[0], event_id="EvReactionBob"),
+            second.event(reactions[1], event_id="EvReactionCarol"),
+        )
+    assert [response.status for response in sent] == [200, 200]
+    await eventually(lambda: answers(slack, "1700000600.000100"), timeout=WAIT_S, what="the asked answer")
+    await eventually(
+        lambda: retries_dropped(pair) == 1 and sum(r.said("was already asked about") for r in pair) == 1,
+        timeout=WAIT_S,
+        what="the other replica to leave each alone",
+    )
+    assert len(answers(slack, question["ts"])) == 1 and len(answers(slack, "1700000600.000100")) == 1
 
 
 async def test_the_database_restarting_under_running_replicas(replicas, postgres: Cluster) -> None:

@@ -410,3 +410,30 @@ def test_no_user_or_channel_id_is_kept_with_a_vote(open_store, location: Path | 
         with psycopg.connect(location) as db:
             rows = db.execute("SELECT * FROM sakuin_answer_votes").fetchall()
     assert len(rows) == 1 and "C0SECRET" not in repr(rows) and "U0ALICE" not in repr(rows)
+
+
+# -- channel mutes ------------------------------------------------------------------------------
+
+
+def test_a_mute_is_per_user_and_channel_and_seen_by_every_store(open_store) -> None:
+    store = open_store()
+    assert store.channel_muted("C1", "U1") is False
+    store.mute_channel("C1", "U1")
+    store.mute_channel("C1", "U1")  # a second click changes nothing
+    other = open_store()
+    assert other.channel_muted("C1", "U1") is True
+    assert other.channel_muted("C1", "U2") is False and other.channel_muted("C2", "U1") is False
+    other.unmute_channel("C1", "U1")
+    other.unmute_channel("C1", "U1")
+    assert store.channel_muted("C1", "U1") is False
+
+
+def test_no_user_or_channel_id_is_kept_with_a_mute(open_store, location: Path | str) -> None:
+    open_store().mute_channel("C0SECRET", "U0ALICE")
+    if isinstance(location, Path):
+        with sqlite3.connect(location) as db:
+            rows = db.execute("SELECT * FROM channel_mutes").fetchall()
+    else:
+        with psycopg.connect(location) as db:
+            rows = db.execute("SELECT * FROM sakuin_channel_mutes").fetchall()
+    assert len(rows) == 1 and "C0SECRET" not in repr(rows) and "U0ALICE" not in repr(rows)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import fold
-from index.asking.vocabulary import Shape, gloss, relations_asked, shape_of, singular
+from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_of, singular
 
 
 @pytest.mark.parametrize(
@@ -107,3 +107,26 @@ def test_singular(word: str, expected: str) -> None:
 )
 def test_question_verbs_have_their_japanese_renderings(word: str, rendering: str | None) -> None:
     assert (rendering in gloss(word)) if rendering else gloss(word) == ()
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("Minder を開発したのはどこ", True),  # a shape, without a question mark
+        ("XPUTimer は何を診断する?", True),
+        ("XPUTimer は何を診断する？", True),  # full-width
+        ("Minder は本番で使われていますか", True),
+        ("MegaScale って誰が作ったんだっけ", True),
+        ("なぜ CCL-D はハングを検知できる", True),
+        ("Who developed XPUTimer", True),
+        ("does Minder run in production", True),
+        ("異常検知とは", True),
+        ("Minder のリリースノートを更新しました。", False),
+        ("thanks, merged the fix", False),
+        ("明日の定例は 10 時からです", False),
+        ("LGTM 👍", False),
+        ("", False),
+    ],
+)
+def test_whether_a_message_asks(message: str, asked: bool) -> None:
+    assert asks(fold(message)) is asked
