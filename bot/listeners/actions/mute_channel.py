@@ -31,15 +31,7 @@ async def handle_mute_channel(
     state: AsyncStateStore,
     languages: UserLanguages,
 ) -> None:
-    await ack()
-    channel, user = _clicked(action, body)
-    if not channel or not user:
-        log.warning("mute click without a channel or a user: ignored")
-        return
-    await state.mute_channel(channel, user)
-    with use_language(await languages.language(client, user)):
-        reply = Reply(_(MUTED_TEXT), tuple(muted_blocks(channel)))
-    await respond_privately(respond, reply)
+    await _set_muted(True, ack, action, body, client, respond, state, languages)
 
 
 async def handle_unmute_channel(
@@ -51,15 +43,35 @@ async def handle_unmute_channel(
     state: AsyncStateStore,
     languages: UserLanguages,
 ) -> None:
+    await _set_muted(False, ack, action, body, client, respond, state, languages)
+
+
+async def _set_muted(
+    muted: bool,
+    ack: AsyncAck,
+    action: dict,
+    body: dict,
+    client: AsyncWebClient,
+    respond: AsyncRespond,
+    state: AsyncStateStore,
+    languages: UserLanguages,
+) -> None:
+    """Mute (or unmute) the channel for the user who clicked, and tell only them."""
     await ack()
     channel, user = _clicked(action, body)
     if not channel or not user:
-        log.warning("unmute click without a channel or a user: ignored")
+        log.warning("%s click without a channel or a user: ignored", "mute" if muted else "unmute")
         return
-    await state.unmute_channel(channel, user)
+    if muted:
+        await state.mute_channel(channel, user)
+    else:
+        await state.unmute_channel(channel, user)
     with use_language(await languages.language(client, user)):
-        reply = Reply(_(UNMUTED_TEXT), tuple(unmuted_blocks()))
-    await respond_privately(respond, reply, replace=True)
+        if muted:
+            reply = Reply(_(MUTED_TEXT), tuple(muted_blocks(channel)))
+        else:
+            reply = Reply(_(UNMUTED_TEXT), tuple(unmuted_blocks()))
+    await respond_privately(respond, reply, replace=not muted)
 
 
 def _clicked(action: dict, body: dict) -> tuple[str | None, str | None]:
