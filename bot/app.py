@@ -7,9 +7,10 @@ app's own events, url_verification):
 1. refuse requests from another workspace when ``SLACK_TEAM_ID`` is set;
 2. ignore events from bots (the app itself included), so it never answers a bot;
 3. hand the listeners the wiki, the settings, the state store, the answer queue, the conversations
-   (answering in threads, following them, feedback) and each user's UI language as the ``wiki``,
-   ``settings``, ``state``, ``answers``, ``conversations`` and ``languages`` arguments
-   (`bot.answer_queue.AnswerQueue`, `bot.user_locale.UserLanguages`).
+   (answering in threads, following them, feedback), each user's UI language and the wiki's inbox
+   as the ``wiki``, ``settings``, ``state``, ``answers``, ``conversations``, ``languages`` and
+   ``inbox`` arguments (`bot.answer_queue.AnswerQueue`, `bot.user_locale.UserLanguages`,
+   `bot.inbox.Inbox`).
 
 Each event is answered once whatever Slack retries; that claim is made after the event is
 acknowledged (`bot.listeners.events.once`).
@@ -41,6 +42,7 @@ from bot.delivery import failure_reply, overloaded_reply, respond_privately, tel
 from bot.doctor_report import describe_error
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.identity import BotIdentity
+from bot.inbox import Inbox, inbox_writer
 from bot.listeners import register_listeners
 from bot.mrkdwn import strip_mention
 from bot.replies import Reply
@@ -75,6 +77,7 @@ def create_app(
     client: AsyncWebClient,
     answers: AnswerQueue | None = None,
     identity: BotIdentity | None = None,
+    inbox: Inbox | None = None,
 ) -> AsyncApp:
     """The Bolt app for HTTP (`bot.server`) and Socket Mode (`bot.socket_mode`) alike.
 
@@ -82,6 +85,8 @@ def create_app(
     may take longer than Slack's 3 seconds, and the answer is posted afterwards. ``answers`` is
     the queue the listeners answer through (by default one with a thread per core); its owner
     closes it. ``identity`` authorizes each request without calling Slack (`bot.identity`).
+    ``inbox`` files the questions users ask the wiki to cover (by default into the vault, or the
+    git branch, with no retry but the next filing's: `sakuin serve` runs its delivery loop).
     """
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = AsyncApp(
@@ -93,7 +98,9 @@ def create_app(
     )
     app.use(_refuse_other_teams(settings))
     app.use(_ignore_bots)
-    app.use(_provide(settings, wiki, state, answers or AnswerQueue(), UserLanguages(settings.ui_language)))
+    inbox = inbox or Inbox(settings, state, inbox_writer(settings))
+    languages = UserLanguages(settings.ui_language)
+    app.use(_provide(settings, wiki, state, answers or AnswerQueue(), languages, inbox))
     register_listeners(app, settings)
     app.error(handle_error)
     return app
@@ -149,6 +156,7 @@ def _provide(
     state: AsyncStateStore,
     answers: AnswerQueue,
     languages: UserLanguages,
+    inbox: Inbox,
 ) -> Callable[..., Awaitable[None]]:
     conversations = Conversations(wiki, settings, state, answers)
 
@@ -159,6 +167,7 @@ def _provide(
         context["answers"] = answers
         context["conversations"] = conversations
         context["languages"] = languages
+        context["inbox"] = inbox
         await next()
 
     return provide

@@ -23,6 +23,7 @@ from bot.answer_queue import AnswerQueue
 from bot.blocks.answer import SUPPORTING
 from bot.blocks.elements import section
 from bot.blocks.feedback import STOPPED_TEXT, feedback_block, stop_row, with_controls
+from bot.blocks.inbox import NOT_FOUND, answer_status, ask_row
 from bot.blocks.reply import Reply
 from bot.delivery import busy_reply, tell_user
 from bot.i18n import _, language_for_question, use_language
@@ -140,9 +141,11 @@ class Conversations:
 
 
 def with_answer_controls(answered: Answered | None, place: Place, reply: Reply) -> Reply:
-    """``reply`` (any version of the answer) with 👍/👎 (answers to questions) and "stop following"
-    (followed threads)."""
+    """``reply`` (any version of the answer) with "Ask the wiki to cover this" (an answer that found
+    nothing), 👍/👎 (answers to questions) and "stop following" (followed threads)."""
     controls = []
+    if answered is not None and answer_status(reply) == NOT_FOUND:
+        controls.append(ask_row(answered.question, place.thread_ts))
     if answered is not None:
         controls.append(feedback_block(answered.question, answered.pages))
     if place.follows and place.thread_ts is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from bot.blocks.inbox import SAVE_TO_INBOX, SHORTCUT_DESCRIPTION, SHORTCUT_NAME
 from bot.i18n import N_, _
 from bot.server import EVENTS_PATH
 from config.settings import Settings
@@ -78,6 +79,15 @@ def build_manifest(settings: Settings, url: str | None) -> dict:
         },
         "bot_user": {"display_name": APP_NAME, "always_online": True},
         "slash_commands": commands,
+        # The wiki's inbox: a thread saved as a question for the wiki's maintainers (bot/inbox.py).
+        "shortcuts": [
+            {
+                "name": _(SHORTCUT_NAME),
+                "type": "message",
+                "callback_id": SAVE_TO_INBOX,
+                "description": _(SHORTCUT_DESCRIPTION),
+            }
+        ],
     }
     if settings.assistant_enabled:
         features["assistant_view"] = {"assistant_description": _(ASSISTANT_DESCRIPTION)}

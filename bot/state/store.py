@@ -5,8 +5,9 @@ An implementation (an SQLite file; PostgreSQL for replicas on separate disks) pr
 method of `EventClaims` (``claim_event``), `DigestRuns` (``run``, ``unfinished_runs``,
 ``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
 ``fail_run``), `FollowedThreads` (``follow_thread``, ``followed_thread``, ``touch_thread``,
-``forget_thread``) and `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
-``unanswered``) with the guarantees their docstrings state, plus ``close`` and use as a context
+``forget_thread``), `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
+``unanswered``), `InboxRequests` and `PageWatches` (bot/state/requests.py, watches.py) with the
+guarantees their docstrings state, plus ``close`` and use as a context
 manager. The guarantees hold across processes sharing one store: each step is atomic, and of
 two processes racing for the same claim exactly one wins. Methods are synchronous and may be
 called from any thread; they may block (a lock held by another process, a network round trip),
@@ -28,11 +29,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol, Self, TypeVar
 
-from bot.state import digest_runs, events, feedback, threads
+from bot.state import digest_runs, events, feedback, requests, threads, watches
 from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
 from bot.state.events import EventClaims, SqliteEventClaims
 from bot.state.feedback import AnswerFeedback, SqliteAnswerFeedback, UnansweredQuestion, Vote, VoteValue
+from bot.state.inbox_calls import AsyncInboxCalls
 from bot.state.postgres import OUTAGE_S
+from bot.state.postgres_inbox import INBOX_SCHEMA, PostgresInboxRequests, PostgresPageWatches
 from bot.state.postgres_records import (
     CONVERSATIONS_SCHEMA,
     DIGEST_RUNS_SCHEMA,
@@ -42,12 +45,16 @@ from bot.state.postgres_records import (
     PostgresEventClaims,
     PostgresFollowedThreads,
 )
+from bot.state.requests import InboxRequests, SqliteInboxRequests
 from bot.state.threads import FollowedThread, FollowedThreads, SqliteFollowedThreads
+from bot.state.watches import PageWatches, SqlitePageWatches
 
 T = TypeVar("T")
 
 
-class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Protocol):
+class StateStore(
+    EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, InboxRequests, PageWatches, Protocol
+):
     def close(self) -> None: ...
 
     def __enter__(self) -> Self: ...
@@ -55,11 +62,19 @@ class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Proto
     def __exit__(self, *exc: object) -> None: ...
 
 
-class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThreads, SqliteAnswerFeedback):
+class SqliteStateStore(
+    SqliteEventClaims,
+    SqliteDigestRuns,
+    SqliteFollowedThreads,
+    SqliteAnswerFeedback,
+    SqliteInboxRequests,
+    SqlitePageWatches,
+):
     """The state in one SQLite file (``STATE_DB``), shared by every process on its disk."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
         schema = events.SCHEMA + digest_runs.SCHEMA + threads.SCHEMA + feedback.SCHEMA
+        schema += requests.SCHEMA + watches.SCHEMA
         super().__init__(path, schema, clock=clock)
 
     def __enter__(self) -> Self:
@@ -69,12 +84,17 @@ class SqliteStateStore(SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThread
         self.close()
 
 
-POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA, CONVERSATIONS_SCHEMA)
+POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA, CONVERSATIONS_SCHEMA, INBOX_SCHEMA)
 """Schema version n is ``POSTGRES_MIGRATIONS[n - 1]`` applied to version n - 1: append, never edit."""
 
 
 class PostgresStateStore(
-    PostgresEventClaims, PostgresDigestRuns, PostgresFollowedThreads, PostgresAnswerFeedback
+    PostgresEventClaims,
+    PostgresDigestRuns,
+    PostgresFollowedThreads,
+    PostgresAnswerFeedback,
+    PostgresInboxRequests,
+    PostgresPageWatches,
 ):
     """The state in a PostgreSQL database (``STATE_DB=postgresql://…``), shared by replicas anywhere."""
 
@@ -103,7 +123,7 @@ STATE_WORKERS = 4
 one at a time anyway)."""
 
 
-class AsyncStateStore:
+class AsyncStateStore(AsyncInboxCalls):
     """The state store for coroutines: every call runs in a worker thread, off the event loop.
 
     A call can wait (another process holds SQLite's write lock for up to ``busy_timeout``; a
@@ -111,7 +131,7 @@ class AsyncStateStore:
     acknowledgement to Slack. The threads are the store's own (``workers`` of them), not asyncio's
     default pool: calls waiting through a locked file or an outage queue here, while lookups,
     searches and ``/healthz`` keep the default pool to themselves. The methods are `StateStore`'s,
-    awaited.
+    awaited (those of the inbox and the page watches in `bot.state.inbox_calls`).
     """
 
     def __init__(self, store: StateStore, *, workers: int = STATE_WORKERS) -> None:

@@ -1,5 +1,5 @@
 """Buttons and selects: open a page's card in place (related pages, hits, candidates), share,
-vote on an answer, stop following a thread."""
+vote on an answer, stop following a thread, ask the wiki to cover a question."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from slack_bolt.app.async_app import AsyncApp
 
 from bot.blocks.buttons import CHOOSE_CANDIDATE_ACTION, OPEN_PAGE_ACTION, OPEN_PAGE_SELECT, SHARE
 from bot.blocks.feedback import FEEDBACK, STOP_FOLLOWING
+from bot.blocks.inbox import WIKI_ASK
 from bot.listeners.actions.feedback import handle_feedback
 from bot.listeners.actions.open_page import handle_open_page
 from bot.listeners.actions.share import handle_share
 from bot.listeners.actions.stop_following import handle_stop_following
+from bot.listeners.actions.wiki_ask import handle_wiki_ask
 
 
 def register(app: AsyncApp) -> None:
@@ -20,3 +22,4 @@ def register(app: AsyncApp) -> None:
     app.action(SHARE)(handle_share)
     app.action(FEEDBACK)(handle_feedback)
     app.action(STOP_FOLLOWING)(handle_stop_following)
+    app.action(WIKI_ASK)(handle_wiki_ask)
