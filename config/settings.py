@@ -103,6 +103,13 @@ class Settings(BaseSettings):
     wiki_git_interval: float = Field(default=300.0, ge=1, le=DAY_S)
     wiki_git_webhook_secret: SecretStr | None = None
 
+    wiki_inbox_dir: str = Field(
+        default="inbox/sakuin/", description="the vault folder questions for the wiki are filed in"
+    )
+    wiki_inbox_branch: str = Field(default="sakuin/inbox", description="the branch requests are pushed to")
+    inbox_answer_days: float = Field(default=30.0, gt=0, description="how long a request is re-asked")
+    watch_coalesce_minutes: float = Field(default=10.0, ge=0, description="one message per page per window")
+
     mcp_token: SecretStr | None = Field(
         default=None, description="the bearer token of `/mcp` on `sakuin serve`; unset: no `/mcp`"
     )
@@ -210,6 +217,25 @@ class Settings(BaseSettings):
         if name and not re.fullmatch(r"[a-z0-9_+\-']{1,100}", name):
             raise ValueError("expected an emoji name such as mag (lowercase, as in :mag:), or nothing")
         return name
+
+    @field_validator("wiki_inbox_dir")
+    @classmethod
+    def _vault_folder(cls, value: str) -> str:
+        """A folder inside the vault, as a POSIX path relative to its root, ending in ``/``."""
+        parts = [part for part in value.strip().replace("\\", "/").split("/") if part not in ("", ".")]
+        if value.strip().startswith(("/", "~")) or ".." in parts or not parts:
+            raise ValueError("expected a folder relative to the vault's root, such as inbox/sakuin/")
+        if any(part.startswith(".") for part in parts):
+            raise ValueError("a folder whose name starts with a dot is not part of the vault")
+        return "/".join(parts) + "/"
+
+    @field_validator("wiki_inbox_branch")
+    @classmethod
+    def _branch_name(cls, value: str) -> str:
+        text = value.strip()
+        if not re.fullmatch(r"[A-Za-z0-9._/-]{1,200}", text) or text.startswith(("-", "/")) or ".." in text:
+            raise ValueError("expected a git branch name such as sakuin/inbox")
+        return text
 
     @field_validator("log_level", mode="before")
     @classmethod

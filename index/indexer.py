@@ -217,6 +217,8 @@ def _update(
         rebuilt=False,
         found=found,
         removal_warning=shrunk,
+        changed_paths=tuple(file.path for file in changed),
+        removed_paths=tuple(removed),
     )
     return updated, report
 
@@ -415,6 +417,8 @@ def _report(
     rebuilt: bool,
     found: list[FileProblem] | None = None,
     removal_warning: str | None = None,
+    changed_paths: tuple[str, ...] = (),
+    removed_paths: tuple[str, ...] = (),
 ) -> IndexReport:
     return IndexReport(
         pages=len(catalog.pages),
@@ -428,4 +432,6 @@ def _report(
         survey=with_skipped(scan.survey, catalog.skipped) if scan is not None else None,
         found=tuple(found or ()),
         removal_warning=removal_warning,
+        changed_paths=changed_paths,
+        removed_paths=removed_paths,
     )

@@ -364,6 +364,10 @@ class IndexReport:
     change of it, so what logs these logs each problem once, not at every rescan."""
     removal_warning: str | None = None
     """Set when this update removed most of the vault's files (`IndexState.removal_warning`)."""
+    changed_paths: tuple[str, ...] = ()
+    """The files an update (not a build) added or changed, vault-relative."""
+    removed_paths: tuple[str, ...] = ()
+    """The files an update (not a build) removed."""
 
 
 @dataclass(frozen=True, slots=True)

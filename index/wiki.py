@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, tzinfo
 from functools import partial
 from pathlib import Path
 
 from index.asking.answer import answer_question
+from index.asking.meets import content_terms, meeting, terms_of
 from index.asking.search import search_pages
 from index.catalog.graph import build_card, linking_refs, page_ref
 from index.catalog.names import NameHit
@@ -174,6 +175,25 @@ class Wiki:
         return answer_question(
             live.store, catalog.pages, live.graph, question, subject=subject, url_for=self._url_for
         )
+
+    def questions_meeting(self, questions: Mapping[str, str], paths: Iterable[str]) -> list[str]:
+        """The ids of ``questions`` (id → text) that the pages at ``paths`` (those an update added
+        or changed) may now answer (`index.asking.meets`): only those are worth asking again."""
+        live = self._current()
+        texts: list[str] = []
+        for path in paths:
+            page = live.catalog.pages.get(path)
+            if page is None:
+                continue
+            texts += [page.title, *page.aliases, page.summary]
+            texts += [f"{r.label} {' '.join(link.target for link in r.links)}" for r in page.relations]
+            texts += [f"{chunk.heading}\n{chunk.text}" for chunk in live.store.page_chunks(path)]
+        if not texts:
+            return []
+        asked = {question_id: content_terms(text) for question_id, text in questions.items()}
+        words = set().union(*asked.values()) if asked else set()
+        total, _ = live.store.document_frequencies(())
+        return meeting(asked, terms_of(texts), total, live.store.postings(words))
 
     def card(self, path: str) -> Card | None:
         live = self._current()

@@ -44,6 +44,7 @@ FLOORS: dict[str, int] = {
     "bot.digest": 4,
     "bot.answering": 5,
     "bot.conversation": 6,
+    "bot.loop": 6,
     "bot.listeners": 7,
     "bot.mcp": 7,
     "bot.serve": 8,

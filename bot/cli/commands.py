@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     feedback.add_argument("--since", type=_day, default=None, help="YYYY-MM-DD (in DIGEST_TZ)")
     feedback.add_argument("--json", action="store_true", help="print JSON")
 
+    inbox = commands.add_parser("inbox", help="the questions filed in the wiki's inbox")
+    inbox.add_argument("--json", action="store_true", help="print JSON")
+
     doctor = commands.add_parser("doctor", help="check this installation: tokens, scopes, channels, vault …")
     doctor.add_argument("--json", action="store_true", help="print JSON")
 
@@ -360,6 +363,12 @@ def _minute(at: float, zone: tzinfo) -> str:
     return datetime.fromtimestamp(at, zone).strftime("%Y-%m-%d %H:%M")
 
 
+def run_inbox(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.cli.inbox import inbox_command
+
+    return inbox_command(settings, as_json=args.json)
+
+
 def run_doctor(settings: Settings, args: argparse.Namespace) -> int:
     from bot.cli.doctor import run_checks
     from bot.cli.doctor_report import report_checks
@@ -386,6 +395,7 @@ COMMANDS: dict[str, Callable[[Settings, argparse.Namespace], int]] = {
     "mcp": run_mcp,
     "socket": run_socket,
     "feedback": run_feedback,
+    "inbox": run_inbox,
     "doctor": run_doctor,
     "manifest": run_manifest,
 }

@@ -6,8 +6,9 @@ Checks, in order (names are a contract, product.md): ``settings``; ``bot token``
 C…`` per DIGEST_CHANNEL (``conversations.info``: it exists, the bot is a member); ``vault``
 (pages found, notes left out per folder and files skipped, and why); ``index`` (present, brought
 up to date, its generation); ``state store`` (reachable and writable); ``git remote`` (when
-WIKI_GIT_URL is set); ``LLM endpoint`` (when LLM_BASE_URL is set); ``MCP token`` (its strength,
-when MCP_TOKEN is set). Nothing printed ever holds a
+WIKI_GIT_URL is set); ``inbox`` (where questions for the wiki land: the push branch accepts a
+push, or the vault's inbox folder is writable; bot/cli/doctor_inbox.py); ``LLM endpoint`` (when
+LLM_BASE_URL is set); ``MCP token`` (its strength, when MCP_TOKEN is set). Nothing printed ever holds a
 token, a password or a key. The names are identifiers; the details are in the UI language.
 The Slack checks are in bot/cli/doctor_slack.py; the report's shape in bot/cli/doctor_report.py.
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 import openai
 import psycopg
 
+from bot.cli.doctor_inbox import check_inbox
 from bot.cli.doctor_report import Check
 from bot.cli.doctor_slack import check_app_token, check_bot_token, check_digest_channel, check_scopes
 from bot.cli.reasons import reason_text
@@ -68,6 +70,7 @@ async def run_checks(settings: Settings, *, build_index: BuildIndex | None = Non
     checks.append(await asyncio.to_thread(check_state_store, settings))
     if settings.wiki_git_url is not None:
         checks.append(await check_git_remote(settings))
+    checks.append(await check_inbox(settings))
     if settings.llm_base_url is not None:
         checks.append(await check_llm_endpoint(settings))
     if settings.mcp_token is not None:

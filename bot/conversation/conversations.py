@@ -27,6 +27,7 @@ from bot.answering.replies import question_reply, reply_for_text
 from bot.answering.streaming import Recipient, deliver_answer
 from bot.blocks.answer import shown_pages
 from bot.blocks.controls import feedback_block, stop_row, stopped_reply, with_controls
+from bot.blocks.inbox import NOT_FOUND, answer_status, ask_row
 from bot.blocks.notices import busy_reply
 from bot.blocks.reply import Reply
 from bot.i18n import language_for_question, use_language
@@ -164,9 +165,12 @@ def team_of(context: AsyncBoltContext) -> str | None:
 def with_answer_controls(
     answered: Answered | None, place: Place, reply: Reply, *, notes: Sequence[dict] = ()
 ) -> Reply:
-    """``reply`` (any version of the answer) with 👍/👎 (answers to questions), "stop following"
-    (followed threads) and the ``notes`` of an unasked answer."""
+    """``reply`` (any version of the answer) with "Ask the wiki to cover this" (an answer that found
+    nothing), 👍/👎 (answers to questions), "stop following" (followed threads) and the ``notes``
+    of an unasked answer."""
     controls = []
+    if answered is not None and answer_status(reply) == NOT_FOUND:
+        controls.append(ask_row(answered.question, place.thread_ts))
     if answered is not None:
         controls.append(feedback_block(answered.question, answered.pages))
     if place.follows and place.thread_ts is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from slack_bolt.app.async_app import AsyncApp
 
-from bot.listeners import actions, assistant, commands, events
+from bot.listeners import actions, assistant, commands, events, shortcuts
 from config.settings import Settings
 
 
@@ -16,4 +16,5 @@ def register_listeners(app: AsyncApp, settings: Settings) -> None:
     commands.register(app, settings)
     events.register(app, settings)
     actions.register(app)
+    shortcuts.register(app)
     assistant.register(app, settings)

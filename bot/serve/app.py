@@ -12,9 +12,10 @@ app's own events, url_verification):
    connection), ours, answerable;
 4. ignore events from bots (the app itself included), so it never answers a bot;
 5. hand the listeners the wiki, the settings, the state store, the answer queue, the conversations
-   (answering in threads, following them, feedback) and each user's UI language as the ``wiki``,
-   ``settings``, ``state``, ``answers``, ``conversations`` and ``languages`` arguments
-   (`bot.answering.queue.AnswerQueue`, `bot.slack.user_locale.UserLanguages`).
+   (answering in threads, following them, feedback), each user's UI language and the wiki's inbox
+   as the ``wiki``, ``settings``, ``state``, ``answers``, ``conversations``, ``languages`` and
+   ``inbox`` arguments (`bot.answering.queue.AnswerQueue`, `bot.slack.user_locale.UserLanguages`,
+   `bot.loop.inbox.Inbox`).
 
 Each event is answered once whatever Slack retries; that claim is made after the event is
 acknowledged (`bot.listeners.events.once`).
@@ -51,7 +52,9 @@ from bot.conversation.conversations import Conversations
 from bot.errors import describe_error
 from bot.i18n import Language, _, language_for_locale, language_for_question, use_language
 from bot.listeners import register_listeners
+from bot.loop.inbox import Inbox
 from bot.serve.inbound import RefusalLog, clean_payload, is_slack_response_url
+from bot.serve.inbox_git import inbox_writer
 from bot.slack.delivery import respond_privately, tell_user
 from bot.slack.identity import BotIdentity
 from bot.slack.user_locale import UserLanguages
@@ -89,6 +92,7 @@ def create_app(
     client: AsyncWebClient,
     answers: AnswerQueue | None = None,
     identity: BotIdentity | None = None,
+    inbox: Inbox | None = None,
 ) -> AsyncApp:
     """The Bolt app for HTTP (`bot.serve.server`) and Socket Mode (`bot.serve.socket_mode`) alike.
 
@@ -96,6 +100,8 @@ def create_app(
     may take longer than Slack's 3 seconds, and the answer is posted afterwards. ``answers`` is
     the queue the listeners answer through (by default one with a thread per core); its owner
     closes it. ``identity`` authorizes each request without calling Slack (`bot.slack.identity`).
+    ``inbox`` files the questions users ask the wiki to cover (by default into the vault, or the
+    git branch, with no retry but the next filing's: `sakuin serve` runs its delivery loop).
     """
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else ""
     app = AsyncApp(
@@ -110,7 +116,9 @@ def create_app(
     app.use(_refuse_foreign_response_urls(settings))
     app.use(_mark_trusted)
     app.use(_ignore_bots)
-    app.use(_provide(settings, wiki, state, answers or AnswerQueue(), UserLanguages(settings.ui_language)))
+    inbox = inbox or Inbox(settings, state, inbox_writer(settings))
+    languages = UserLanguages(settings.ui_language)
+    app.use(_provide(settings, wiki, state, answers or AnswerQueue(), languages, inbox))
     register_listeners(app, settings)
     app.error(_error_handler(RefusalLog(log)))
     return app
@@ -202,6 +210,7 @@ def _provide(
     state: AsyncStateStore,
     answers: AnswerQueue,
     languages: UserLanguages,
+    inbox: Inbox,
 ) -> Callable[..., Awaitable[None]]:
     conversations = Conversations(wiki, settings, state, answers)
 
@@ -212,6 +221,7 @@ def _provide(
         context["answers"] = answers
         context["conversations"] = conversations
         context["languages"] = languages
+        context["inbox"] = inbox
         await next()
 
     return provide

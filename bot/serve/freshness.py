@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from watchfiles import Change, awatch
@@ -29,7 +29,8 @@ class Freshener:
     """Runs `Wiki.update` off the event loop, never twice at once, never losing a trigger.
 
     ``triggers`` counts the updates asked for, ``updates`` those run; ``watching`` is set while
-    file events are followed.
+    file events are followed. Each of ``on_update`` is called (on the event loop) with the report
+    of every update that changed the index: what the wiki's inbox and page watches follow.
     """
 
     def __init__(self, wiki: Wiki) -> None:
@@ -41,6 +42,7 @@ class Freshener:
         self.triggers = 0
         self.updates = 0
         self.watching = asyncio.Event()
+        self.on_update: list[Callable[[IndexReport], None]] = []
 
     @property
     def running(self) -> bool:
@@ -74,7 +76,13 @@ class Freshener:
         while self._dirty:
             self._dirty = False
             paths, self._paths = self._paths, set()
-            await asyncio.to_thread(self._update, paths)
+            report = await asyncio.to_thread(self._update, paths)
+            if report is not None and (report.rebuilt or report.changed_paths or report.removed_paths):
+                for listener in self.on_update:
+                    try:
+                        listener(report)
+                    except Exception:
+                        log.exception("a listener of index updates failed")
 
     def _update(self, paths: set[str] | None = None) -> IndexReport | None:
         try:

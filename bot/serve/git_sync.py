@@ -335,6 +335,16 @@ class GitSync:
         except GitError:
             return None
 
+    async def run(self, *args: str, cwd: Path | None = None, timeout: float = LOCAL_TIMEOUT_S) -> str:
+        """``git args`` in the checkout (or ``cwd``), with this remote's credentials and care: its
+        own process group, a timeout, killed as a group; GitError (redacted) when it fails."""
+        return await self._git(*args, cwd=cwd, timeout=timeout)
+
+    @property
+    def command_url(self) -> str:
+        """The URL git is given on its command line: no credentials (they are in its environment)."""
+        return self._command_url
+
     async def _git(self, *args: str, cwd: Path | None = None, timeout: float = LOCAL_TIMEOUT_S) -> str:
         """Run ``git args`` and return its stdout, stripped; GitError (redacted) when it fails."""
         process = await asyncio.create_subprocess_exec(

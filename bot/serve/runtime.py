@@ -2,7 +2,8 @@
 
 Both open the wiki without building it (Slack is acknowledged at once, answering "the index is
 being built" until it is ready), then run background tasks beside the Slack app: keeping the
-index fresh, posting the daily digest and, with ``WIKI_GIT_URL``, following the vault's remote
+index fresh, posting the daily digest, the wiki's loop (its inbox, questions answered later, watched
+pages: bot/serve/wiki_loop.py) and, with ``WIKI_GIT_URL``, following the vault's remote
 (cloned before anything else when there is no checkout to serve yet) and, with the state in
 PostgreSQL, hearing the pushes that reached other replicas. SIGTERM stops them cleanly.
 """
@@ -28,6 +29,7 @@ from bot.serve.app import create_app
 from bot.serve.freshness import Freshener, keep_fresh
 from bot.serve.git_sync import GitSync
 from bot.serve.push_relay import PushRelay
+from bot.serve.wiki_loop import wiki_loop
 from bot.slack.client import build_client
 from bot.slack.identity import BotIdentity
 from bot.state.store import AsyncStateStore, StateStore, open_state_store
@@ -121,21 +123,26 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
     identity = BotIdentity(settings, client)
     with await asyncio.to_thread(open_state_store, settings.state_db) as store:
         state = AsyncStateStore(store)
+        loop = wiki_loop(settings, wiki, state, client)
+        freshener = Freshener(wiki)
+        freshener.on_update.append(loop.on_index_update)
         background = [
             asyncio.create_task(identity.check(), name="auth.test"),
             asyncio.create_task(
-                keep_fresh(Freshener(wiki), settings.wiki_dir, settings.index_dir, settings.watch_interval),
+                keep_fresh(freshener, settings.wiki_dir, settings.index_dir, settings.watch_interval),
                 name="freshness",
             ),
             asyncio.create_task(schedule_digest(settings, wiki, client, state), name="digest"),
         ]
+        background += [asyncio.create_task(work, name=name) for name, work in loop.tasks().items()]
         if sync is not None:
             background.append(asyncio.create_task(sync.follow(), name="git"))
         if sync is not None and relay is not None:
             background.append(asyncio.create_task(relay.listen(sync.request_fetch), name="git-pushes"))
         answers = AnswerQueue()
         try:
-            yield Bot(create_app(settings, wiki, state, client, answers, identity), wiki, sync, relay, store)
+            app = create_app(settings, wiki, state, client, answers, identity, inbox=loop.inbox)
+            yield Bot(app, wiki, sync, relay, store)
         finally:
             answers.close()
             for task in background:

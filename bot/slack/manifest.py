@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from bot.blocks.inbox import SAVE_TO_INBOX, SHORTCUT_DESCRIPTION, SHORTCUT_NAME
 from bot.i18n import N_, _
 from config.settings import Settings
 
@@ -85,6 +86,15 @@ def build_manifest(settings: Settings, url: str | None) -> dict:
         },
         "bot_user": {"display_name": APP_NAME, "always_online": True},
         "slash_commands": commands,
+        # The wiki's inbox: a thread saved as a question for the wiki's maintainers (bot/loop/inbox.py).
+        "shortcuts": [
+            {
+                "name": _(SHORTCUT_NAME),
+                "type": "message",
+                "callback_id": SAVE_TO_INBOX,
+                "description": _(SHORTCUT_DESCRIPTION),
+            }
+        ],
     }
     if settings.experience == "agent":
         features["agent_view"] = {"agent_description": _(ASSISTANT_DESCRIPTION)}

@@ -6,13 +6,13 @@ method of `EventClaims` (``claim_event``), `DigestRuns` (``run``, ``unfinished_r
 ``claim_run``, ``set_plan``, ``renew_lease``, ``begin_part``, ``record_part``, ``finish_run``,
 ``fail_run``), `FollowedThreads` (``follow_thread``, ``followed_thread``, ``touch_thread``,
 ``forget_thread``), `AnswerFeedback` (``record_vote``, ``note_unanswered``, ``votes``,
-``unanswered``) and `ChannelMutes` (``mute_channel``, ``unmute_channel``, ``channel_muted``)
-with the guarantees their docstrings state, plus ``reopened_at`` (for ``/healthz``), ``close``
-and use as a context manager. The guarantees hold across processes sharing one store: each step
-is atomic, and of two processes racing for the same claim exactly one wins. Methods are
-synchronous and may be called from any thread; they may block (a lock held by another process, a
-network round trip), which is why coroutines never call them directly but through
-`AsyncStateStore`.
+``unanswered``), `ChannelMutes` (``mute_channel``, ``unmute_channel``, ``channel_muted``),
+`InboxRequests` and `PageWatches` (`bot/state/requests.py`, `bot/state/watches.py`) with the
+guarantees their docstrings state, plus ``reopened_at`` (for ``/healthz``), ``close`` and use as
+a context manager. The guarantees hold across processes sharing one store: each step is atomic,
+and of two processes racing for the same claim exactly one wins. Methods are synchronous and may
+be called from any thread; they may block (a lock held by another process, a network round trip),
+which is why coroutines never call them directly but through `AsyncStateStore`.
 
 A new kind of state (threads followed, feedback) adds its own small Protocol and records in its
 own module under ``bot/state/``, joins `StateStore`'s bases, and gets its methods on
@@ -30,12 +30,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Protocol, Self, TypeVar
 
-from bot.state import channel_mutes, digest_runs, events, feedback, threads
+from bot.state import channel_mutes, digest_runs, events, feedback, requests, threads, watches
 from bot.state.channel_mutes import ChannelMutes, SqliteChannelMutes
 from bot.state.digest_runs import DigestRun, DigestRuns, SqliteDigestRuns
 from bot.state.events import EventClaims, SqliteEventClaims
 from bot.state.feedback import AnswerFeedback, SqliteAnswerFeedback, UnansweredQuestion, Vote, VoteValue
+from bot.state.inbox_calls import AsyncInboxCalls
 from bot.state.postgres import OUTAGE_S
+from bot.state.postgres_inbox import INBOX_SCHEMA, PostgresInboxRequests, PostgresPageWatches
 from bot.state.postgres_records import (
     CHANNEL_MUTES_SCHEMA,
     CONVERSATIONS_SCHEMA,
@@ -47,12 +49,23 @@ from bot.state.postgres_records import (
     PostgresEventClaims,
     PostgresFollowedThreads,
 )
+from bot.state.requests import InboxRequests, SqliteInboxRequests
 from bot.state.threads import FollowedThread, FollowedThreads, SqliteFollowedThreads
+from bot.state.watches import PageWatches, SqlitePageWatches
 
 T = TypeVar("T")
 
 
-class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, ChannelMutes, Protocol):
+class StateStore(
+    EventClaims,
+    DigestRuns,
+    FollowedThreads,
+    AnswerFeedback,
+    ChannelMutes,
+    InboxRequests,
+    PageWatches,
+    Protocol,
+):
     def reopened_at(self) -> float | None:
         """When the store found its file deleted or replaced under it and opened it anew (what
         was written before is not in it): None when that never happened."""
@@ -66,12 +79,19 @@ class StateStore(EventClaims, DigestRuns, FollowedThreads, AnswerFeedback, Chann
 
 
 class SqliteStateStore(
-    SqliteEventClaims, SqliteDigestRuns, SqliteFollowedThreads, SqliteAnswerFeedback, SqliteChannelMutes
+    SqliteEventClaims,
+    SqliteDigestRuns,
+    SqliteFollowedThreads,
+    SqliteAnswerFeedback,
+    SqliteChannelMutes,
+    SqliteInboxRequests,
+    SqlitePageWatches,
 ):
     """The state in one SQLite file (``STATE_DB``), shared by every process on its disk."""
 
     def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
-        schema = events.SCHEMA + digest_runs.SCHEMA + threads.SCHEMA + feedback.SCHEMA + channel_mutes.SCHEMA
+        schema = events.SCHEMA + digest_runs.SCHEMA + threads.SCHEMA + feedback.SCHEMA
+        schema += channel_mutes.SCHEMA + requests.SCHEMA + watches.SCHEMA
         super().__init__(path, schema, clock=clock)
 
     def __enter__(self) -> Self:
@@ -81,7 +101,12 @@ class SqliteStateStore(
         self.close()
 
 
-POSTGRES_MIGRATIONS = (EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA, CONVERSATIONS_SCHEMA, CHANNEL_MUTES_SCHEMA)
+POSTGRES_MIGRATIONS = (
+    EVENTS_SCHEMA + DIGEST_RUNS_SCHEMA,
+    CONVERSATIONS_SCHEMA,
+    CHANNEL_MUTES_SCHEMA,
+    INBOX_SCHEMA,
+)
 """Schema version n is ``POSTGRES_MIGRATIONS[n - 1]`` applied to version n - 1: append, never edit."""
 
 
@@ -91,6 +116,8 @@ class PostgresStateStore(
     PostgresFollowedThreads,
     PostgresAnswerFeedback,
     PostgresChannelMutes,
+    PostgresInboxRequests,
+    PostgresPageWatches,
 ):
     """The state in a PostgreSQL database (``STATE_DB=postgresql://…``), shared by replicas anywhere."""
 
@@ -119,7 +146,7 @@ STATE_WORKERS = 4
 one at a time anyway)."""
 
 
-class AsyncStateStore:
+class AsyncStateStore(AsyncInboxCalls):
     """The state store for coroutines: every call runs in a worker thread, off the event loop.
 
     A call can wait (another process holds SQLite's write lock for up to ``busy_timeout``; a
@@ -127,7 +154,7 @@ class AsyncStateStore:
     acknowledgement to Slack. The threads are the store's own (``workers`` of them), not asyncio's
     default pool: calls waiting through a locked file or an outage queue here, while lookups,
     searches and ``/healthz`` keep the default pool to themselves. The methods are `StateStore`'s,
-    awaited.
+    awaited (those of the inbox and the page watches in `bot.state.inbox_calls`).
     """
 
     def __init__(self, store: StateStore, *, workers: int = STATE_WORKERS) -> None:

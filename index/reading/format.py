@@ -20,8 +20,9 @@ SYNTHESIS_TYPES = frozenset({QUESTION, SURVEY, THESIS})
 ASK, BRIEF = "ask", "brief"
 COMPANION_TYPES = frozenset({ASK, BRIEF})
 """Per-source Q&A logs and Slack blurbs: read for the digest, never answers themselves."""
-NOT_KNOWLEDGE_TYPES = frozenset({"meta", "overview"})
-"""Pages that describe the wiki rather than its subject (a ``type: meta`` note outside ``meta/``)."""
+NOT_KNOWLEDGE_TYPES = frozenset({"meta", "overview", "request"})
+"""Pages that describe the wiki rather than its subject (a ``type: meta`` note outside ``meta/``;
+a ``type: request``, a question asked of the wiki, wherever its inbox is)."""
 CITING_TYPES = frozenset({ENTITY, CONCEPT})
 """The pages a digest lists as citing a new source."""
 
@@ -45,6 +46,8 @@ LINK_ORDER = ("sources", "entities", "concepts", "questions", "surveys")
 """Where a bare ``[[Name]]`` is looked for first (§5), before the wiki's other folders."""
 META_DIRS = frozenset({"meta"})
 RAW_DIRS = frozenset({"raw"})
+INBOX_DIRS = frozenset({"inbox"})
+"""What the wiki was asked for (sakuin files questions there): work for its agents, not knowledge."""
 """Raw material inside ``wiki/`` (``.raw/`` at the root is a dot-folder and never read)."""
 TOOLING_DIRS = frozenset({"node_modules", "scripts", "bin"})
 CATALOG_NAMES = frozenset({"index.md", "log.md", "hot.md", "_index.md"})

@@ -7,9 +7,9 @@ the human note layer beside it (``papers/``, ``notes/`` …) is left out. A plai
 its ``.txt`` files; anywhere else ``.txt`` files are attachments.
 
 Never pages, in any layout: dot-folders and dot-files (never even walked), tooling folders,
-``_``-folders and ``_``-files, ``meta/`` and ``raw/`` folders, catalogs and guides by name. Every
-Markdown file that is not a page is counted with its reason, per top folder (`VaultSurvey`), so
-``sakuin index`` and ``sakuin doctor`` can say what was left out.
+``_``-folders and ``_``-files, ``meta/``, ``raw/`` and ``inbox/`` folders, catalogs and guides by
+name. Every Markdown file that is not a page is counted with its reason, per top folder
+(`VaultSurvey`), so ``sakuin index`` and ``sakuin doctor`` can say what was left out.
 
 Only regular files are read, and no symbolic link is ever followed inside the vault: not a link
 to a file or folder outside it (``Environ.md -> /proc/self/environ``), not a link to a device
@@ -38,6 +38,7 @@ from index.reading.format import (
     CATALOG_NAMES,
     FOLDER_TYPES,
     GUIDE_NAMES,
+    INBOX_DIRS,
     LOG_NAME,
     META_DIRS,
     RAW_DIRS,
@@ -56,6 +57,7 @@ CATALOG = "catalog"
 GUIDE = "guide"
 META = "meta/ folder"
 RAW = "raw material"
+INBOX = "inbox/ folder (requests)"
 UNDERSCORE = "_-prefixed"
 UNREADABLE = "could not be read"
 SYMLINK = "symbolic link"
@@ -63,7 +65,7 @@ SYMLINK = "symbolic link"
 NOT_REGULAR = "not a regular file"
 """A FIFO, a device or a socket named like a page: reading it could block or never end."""
 TEXT_ATTACHMENT = "text file beside Markdown notes"
-NOT_NOTES = frozenset({CATALOG, GUIDE, TEXT_ATTACHMENT})
+NOT_NOTES = frozenset({CATALOG, GUIDE, TEXT_ATTACHMENT, INBOX})
 """Left out by design and never a note: they do not count towards the 'most left out' warning."""
 ROOT = "."
 """The top folder of files directly in the vault's root."""
@@ -290,6 +292,8 @@ def _folder_reason(layout: str, parts: tuple[str, ...], name: str) -> str | None
         return META
     if folded in RAW_DIRS:
         return RAW
+    if folded in INBOX_DIRS:
+        return INBOX
     return UNDERSCORE if name.startswith("_") else None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +17,7 @@ from bot.answering.queue import AnswerQueue
 from bot.serve.app import create_app
 from bot.serve.git_sync import GitSync
 from bot.serve.server import HttpTimeouts, create_web_app, start_http
+from bot.serve.wiki_loop import WikiLoop
 from bot.slack.client import build_client
 from bot.slack.manifest import EVENTS_PATH
 from bot.state.store import AsyncStateStore, StateStore, open_state_store
@@ -68,6 +69,9 @@ class RunningBot:
     sender: SlackSender
     store: StateStore
     base_url: str
+    state: AsyncStateStore | None = None
+    loop: WikiLoop | None = None
+    """The wiki's loop ``running_bot`` was asked to make (its tasks are the test's to run)."""
 
     async def get(self, path: str) -> tuple[int, dict]:
         async with aiohttp.ClientSession() as session, session.get(self.base_url + path) as response:
@@ -94,22 +98,28 @@ async def running_bot(
     sync: GitSync | None = None,
     answers: AnswerQueue | None = None,
     timeouts: HttpTimeouts | None = None,
+    loop: Callable[[Settings, AsyncStateStore], WikiLoop] | None = None,
     **overrides: object,
 ) -> AsyncIterator[RunningBot]:
     """Start the real server (create_app + create_web_app) on 127.0.0.1 with a free port; ``sync``
     is the vault's git checkout, for ``/healthz`` and the push webhook; the answer queue is
     ``answers`` (default: one thread per core); the server waits on clients for ``timeouts``
-    (default: `sakuin serve`'s)."""
+    (default: `sakuin serve`'s); ``loop`` makes the wiki's loop (its inbox, answers later, watches)
+    from the settings and the state (default: only the app's own inbox); its tasks are the test's
+    to run."""
     settings = bot_settings(tmp_path, slack, **overrides)
     queue = answers or AnswerQueue()
     with open_state_store(settings.state_db) as store:
-        app = create_app(settings, wiki, AsyncStateStore(store), build_client(settings), queue)
+        state = AsyncStateStore(store)
+        made = loop(settings, state) if loop is not None else None
+        inbox = made.inbox if made is not None else None
+        app = create_app(settings, wiki, state, build_client(settings), queue, inbox=inbox)
         web_app = create_web_app(settings, wiki, app, sync, timeouts=timeouts or HttpTimeouts(), store=store)
         runner = await start_http(web_app, 0, "127.0.0.1")
         base_url = f"http://127.0.0.1:{runner.addresses[0][1]}"
         try:
             async with SlackSender(base_url + EVENTS_PATH, SIGNING_SECRET) as sender:
-                yield RunningBot(settings, slack, sender, store, base_url)
+                yield RunningBot(settings, slack, sender, store, base_url, state, made)
         finally:
             await runner.cleanup()
             queue.close()

@@ -42,6 +42,9 @@ What it does:
   header of ``auth.test``, as Slack does; ``conversations.info`` describes the channels in
   ``slack.channel_info`` (id → fields such as ``name``, ``is_member``) and answers
   ``channel_not_found`` for any other;
+- for the wiki's inbox: ``chat.getPermalink`` answers a permalink, ``users.info`` the profile in
+  ``slack.users`` (id → fields such as ``profile``), ``conversations.replies`` the thread in
+  ``slack.threads`` ((channel, ts) → messages), else the stored messages of that thread;
 - serves response URLs: ``slack.response_url("name")`` is a URL whose posts are recorded in
   ``slack.responses`` (`ResponsePost`: name, body); ``fail``/``drop`` with ``"response:<name>"``
   make its next posts fail the same ways;
@@ -124,6 +127,8 @@ class FakeSlack:
     channel_info: dict[str, dict[str, Any]] = field(default_factory=dict)
     latency: float = 0.0
     """Seconds every Web API call takes (0: none), for benchmarks that want Slack's round trip."""
+    users: dict[str, dict[str, Any]] = field(default_factory=dict)
+    threads: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._faults: dict[str, list[_Fault]] = {}
@@ -387,6 +392,15 @@ class FakeSlack:
             return self._replies(args)
         if method == "chat.postEphemeral":
             return {"ok": True, "message_ts": f"{1700000000 + next(self._ts)}.000200"}
+        if method == "chat.getPermalink":
+            ts = str(args.get("message_ts") or "")
+            link = f"https://fake.slack.com/archives/{args.get('channel')}/p{ts.replace('.', '')}"
+            return {"ok": True, "channel": args.get("channel"), "permalink": link}
+        if method == "users.info":
+            user = str(args.get("user") or "")
+            return {"ok": True, "user": {"id": user, **self.users.get(user, {})}}
+        if method == "conversations.replies":
+            return self._replies(args)
         if method == "views.publish":
             return {"ok": True, "view": {"id": "V0HOME", **(args.get("view") or {})}}
         return {"ok": True}
@@ -457,7 +471,11 @@ class FakeSlack:
 
     def _replies(self, args: dict[str, Any]) -> dict[str, Any]:
         """A thread, its parent first, whichever of its messages ``ts`` names; the time range
-        applies to the replies (as Slack's ``oldest``/``latest``/``inclusive``)."""
+        applies to the replies (as Slack's ``oldest``/``latest``/``inclusive``). A thread a test
+        set in ``threads`` is returned as it is."""
+        given = self.threads.get((str(args.get("channel")), str(args.get("ts"))))
+        if given is not None:
+            return {"ok": True, "messages": given, "has_more": False}
         messages = self.messages(args["channel"])
         named = next((m for m in messages if m["ts"] == args.get("ts")), None)
         if named is None:
@@ -886,4 +904,35 @@ def assistant_message_event(
         "thread_ts": thread_ts,
         "channel": channel,
         "event_ts": ts,
+    }
+
+
+# -- the wiki's inbox (issue 25) ------------------------------------------------------------------
+
+
+def message_shortcut_payload(
+    callback_id: str,
+    message: dict[str, Any],
+    *,
+    response_url: str,
+    channel_id: str = CHANNEL_ID,
+    user_id: str = USER_ID,
+    team_id: str = TEAM_ID,
+) -> dict[str, Any]:
+    """A message shortcut used on ``message``, as Slack sends it (``message_action``)."""
+    return {
+        "type": "message_action",
+        "callback_id": callback_id,
+        "trigger_id": "1.1.trigger",
+        "action_ts": f"{time.time():.6f}",
+        "team": {"id": team_id, "domain": "fake"},
+        "user": {"id": user_id, "username": "alice", "team_id": team_id, "name": "alice"},
+        "channel": {"id": channel_id, "name": "general"},
+        "is_enterprise_install": False,
+        "enterprise": None,
+        "api_app_id": APP_ID,
+        "token": "legacy-verification-token",
+        "message_ts": message["ts"],
+        "message": message,
+        "response_url": response_url,
     }

@@ -87,10 +87,14 @@ class GitHttp:
     ``/proc``: those holding the token (or any of ``watch``) land in ``exposed``.
 
     ``async with GitHttp(remote, "x-access-token", token) as server: server.url`` (with the token).
+    ``read_only``: pushes are refused (403), as for a token with read access only.
     """
 
-    def __init__(self, remote: Remote, user: str, token: str, *, watch: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, remote: Remote, user: str, token: str, *, watch: tuple[str, ...] = (), read_only: bool = False
+    ) -> None:
         self.remote, self.user, self.token = remote, user, token
+        self.read_only = read_only
         self.watch = (token, *watch)
         self.expected = "Basic " + base64.b64encode(f"{user}:{token}".encode()).decode()
         self.authorized = 0
@@ -123,6 +127,8 @@ class GitHttp:
             self.refused += 1
             return web.Response(status=401, headers={"WWW-Authenticate": 'Basic realm="git"'})
         self.authorized += 1
+        if self.read_only and "receive-pack" in (request.path + request.query_string):
+            return web.Response(status=403, text="write access not granted")
         body = await request.read()
         environment = {
             "GIT_PROJECT_ROOT": str(self.remote.bare.parent),

@@ -21,7 +21,7 @@ from config.settings import GIT_VAULT, Settings
 from tests.bot.conftest import APP_TOKEN, BOT_TOKEN, SIGNING_SECRET, bot_settings
 from tests.bot.fake_openai import FakeOpenAI
 from tests.bot.fake_slack import FakeSlack
-from tests.bot.git_remote import Remote
+from tests.bot.git_remote import GitHttp, Remote, git
 from tests.bot.serve.test_git_sync import closed_port
 from tests.conftest import EXAMPLE_VAULT, REPO, make_settings
 from tests.postgres import PASSWORD
@@ -89,6 +89,7 @@ async def test_a_good_installation_passes_every_check(
         "index",
         "state store",
         "git remote",
+        "inbox",
         "LLM endpoint",
     ]
     assert all(check.ok for check in checks), [c for c in checks if not c.ok]
@@ -100,6 +101,7 @@ async def test_a_good_installation_passes_every_check(
     assert "the digest dates pages by log 35, frontmatter:created 18, " in found["vault"].detail
     assert "gen-0001" in found["index"].detail
     assert f"main at {remote.head()[:10]}" in found["git remote"].detail
+    assert "(made from main by the first request)" in found["inbox"].detail
     assert "small-model among them" in found["LLM endpoint"].detail
     # A second run finds the index it built up to date.
     assert "present and up to date" in by_name(await run_checks(settings))["index"].detail
@@ -361,3 +363,29 @@ async def test_mcp_token_strength(tmp_path: Path, slack: FakeSlack, token: str, 
 
 async def test_no_mcp_token_no_mcp_check(tmp_path: Path, slack: FakeSlack) -> None:
     assert "MCP token" not in by_name(await run_checks(settings_for(tmp_path, slack)))
+
+
+# -- the wiki's inbox (issue 25) ----------------------------------------------------------------
+
+
+async def test_the_inbox_branch_must_accept_a_push_with_the_token(tmp_path: Path, slack: FakeSlack) -> None:
+    remote = Remote(tmp_path / "git", SMALL_VAULT)
+    token = "ghp-inbox-token-0123"
+    async with GitHttp(remote, "x-access-token", token) as server:
+        check = by_name(await run_checks(settings_for(tmp_path, slack, wiki_git_url=server.url)))["inbox"]
+        assert check.ok and "sakuin/inbox" in check.detail and token not in check.detail
+        assert server.exposed == []
+    async with GitHttp(remote, "x-access-token", token, read_only=True) as server:
+        check = by_name(await run_checks(settings_for(tmp_path, slack, wiki_git_url=server.url)))["inbox"]
+        assert not check.ok and "needs write access" in check.detail and token not in check.detail
+    assert git(remote.bare, "branch", "--list") == "* main"  # a dry run pushes nothing
+
+
+async def test_without_git_the_inbox_folder_must_be_writable(tmp_path: Path, slack: FakeSlack) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    check = by_name(await run_checks(settings_for(tmp_path, slack, wiki_dir=vault)))["inbox"]
+    assert check.ok and str(vault / "inbox/sakuin/") in check.detail
+    (vault / "elsewhere").mkdir()
+    (vault / "inbox").symlink_to(vault / "elsewhere")
+    check = by_name(await run_checks(settings_for(tmp_path, slack, wiki_dir=vault)))["inbox"]
+    assert not check.ok and "not a folder (a link?)" in check.detail

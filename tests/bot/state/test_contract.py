@@ -18,6 +18,7 @@ import psycopg
 import pytest
 
 from bot.state.digest_runs import LeaseLost
+from bot.state.requests import NewRequest
 from bot.state.store import open_state_store
 from tests.conftest import REPO
 
@@ -437,3 +438,196 @@ def test_no_user_or_channel_id_is_kept_with_a_mute(open_store, location: Path | 
         with psycopg.connect(location) as db:
             rows = db.execute("SELECT * FROM sakuin_channel_mutes").fetchall()
     assert len(rows) == 1 and "C0SECRET" not in repr(rows) and "U0ALICE" not in repr(rows)
+
+
+# -- the wiki's inbox ---------------------------------------------------------------------------
+
+
+def new_request(request_id: str = "r1", file: str = "inbox/sakuin/2026-10-15-q.md", **fields) -> NewRequest:
+    values = {
+        "id": request_id,
+        "question": "Who builds Qwertyzz?",
+        "channel": CHANNEL,
+        "thread_ts": "1700000100.000100",
+        "file": file,
+        "content": "---\ntype: request\nstatus: open\n---\n",
+        "asked_at": 1_000_000.0,
+        "lang": "en",
+    }
+    values.update(fields)
+    return NewRequest(**values)
+
+
+def test_a_request_is_filed_once_and_a_taken_file_name_gets_its_id(open_store) -> None:
+    store = open_store(Clock())
+    filed, created = store.add_request(new_request())
+    assert created and (filed.status, filed.pushed, filed.answered_at) == ("open", False, None)
+    again, created_again = open_store().add_request(new_request(question="another click"))
+    assert not created_again and again == filed
+    other, _ = store.add_request(new_request("r2abcdef", asked_at=1_000_001.0))
+    assert other.file == "inbox/sakuin/2026-10-15-q-r2abcd.md"
+    assert [request.id for request in store.inbox_requests()] == ["r2abcdef", "r1"]
+    assert store.inbox_request("r1") == filed and store.inbox_request("nothing") is None
+
+
+def test_a_delivery_is_leased_to_one_process_and_lands_once(open_store) -> None:
+    clock = Clock()
+    first, second = open_store(clock), open_store(clock)
+    first.add_request(new_request())
+    (claimed,) = first.claim_deliveries("replica-a", lease_s=60)
+    assert second.claim_deliveries("replica-b", lease_s=60) == ()
+    second.record_delivery("r1", "replica-b", claimed.content)  # not its lease: changes nothing
+    assert second.inbox_request("r1").pushed is False
+    first.record_delivery("r1", "replica-a", claimed.content)
+    assert second.inbox_request("r1").pushed is True
+    assert second.claim_deliveries("replica-b", lease_s=60) == ()
+    assert second.next_delivery_at() is None
+
+
+def test_a_failed_delivery_backs_off_and_a_dead_owner_is_taken_over(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.add_request(new_request())
+    store.claim_deliveries("a", lease_s=60)
+    store.fail_delivery("r1", "a", "remote down", retry_in_s=30)
+    failed = store.inbox_request("r1")
+    assert (failed.attempts, failed.error, failed.pushed) == (1, "remote down", False)
+    assert store.next_delivery_at() == clock.now + 30
+    assert store.claim_deliveries("b", lease_s=60) == ()
+    clock.now += 30
+    assert [r.id for r in store.claim_deliveries("b", lease_s=60)] == ["r1"]
+    clock.now += 61  # b died holding it
+    assert [r.id for r in store.claim_deliveries("c", lease_s=60)] == ["r1"]
+
+
+def test_an_answer_is_posted_by_one_owner_and_its_new_text_is_delivered_again(open_store) -> None:
+    clock = Clock()
+    first, second = open_store(clock), open_store(clock)
+    first.add_request(new_request())
+    (claimed,) = first.claim_deliveries("a", lease_s=60)
+    first.record_delivery("r1", "a", claimed.content)
+    assert first.claim_answer("r1", "a", lease_s=60)
+    assert not second.claim_answer("r1", "b", lease_s=60)
+    assert not second.mark_answered("r1", "b", "answered text")
+    clock.now += 5
+    assert first.mark_answered("r1", "a", "answered text")
+    answered = second.inbox_request("r1")
+    assert (answered.status, answered.answered_at, answered.content) == (
+        "answered",
+        clock.now,
+        "answered text",
+    )
+    assert answered.pushed is False
+    assert not second.claim_answer("r1", "b", lease_s=60)  # answered once
+    assert [r.content for r in second.claim_deliveries("b", lease_s=60)] == ["answered text"]
+
+
+def test_a_released_answer_can_be_claimed_again(open_store) -> None:
+    store = open_store(Clock())
+    store.add_request(new_request())
+    assert store.claim_answer("r1", "a", lease_s=60)
+    store.release_answer("r1", "a")
+    assert store.claim_answer("r1", "b", lease_s=60)
+
+
+def test_text_changed_while_delivering_stays_due(open_store) -> None:
+    store = open_store(Clock())
+    store.add_request(new_request())
+    (claimed,) = store.claim_deliveries("a", lease_s=60)
+    assert store.claim_answer("r1", "x", lease_s=60) and store.mark_answered("r1", "x", "new text")
+    store.record_delivery("r1", "a", claimed.content)
+    assert store.inbox_request("r1").pushed is False
+
+
+def test_old_open_requests_expire(open_store) -> None:
+    store = open_store(Clock())
+    store.add_request(new_request("old", file="a.md", asked_at=100.0))
+    store.add_request(new_request("new", file="b.md", asked_at=1_000_000.0))
+    assert store.expire_requests(asked_before=500.0) == 1
+    assert [(r.id, r.status) for r in store.inbox_requests()] == [("new", "open"), ("old", "expired")]
+    assert [r.id for r in store.inbox_requests("open")] == ["new"]
+    assert not store.claim_answer("old", "a", lease_s=60)
+
+
+def test_one_filing_and_one_delivery_among_processes(location: Path | str) -> None:
+    code = (
+        "from bot.state.requests import NewRequest; "
+        "r = NewRequest('r1', 'q', 'C', '1.1', 'inbox/x.md', 'text', 1.0, 'en'); "
+        "_, created = store.add_request(r); "
+        "got = store.claim_deliveries(sys.argv[-1], 60); "
+        "print(int(created) + 10 * len(got))"
+    )
+    results = in_processes(location, code)
+    assert sum(result % 10 for result in results) == 1
+    assert sum(result // 10 for result in results) == 1
+
+
+# -- page watches -------------------------------------------------------------------------------
+
+
+def test_a_channel_watches_a_page_once(open_store) -> None:
+    store = open_store(Clock())
+    assert store.watch_page(CHANNEL, "wiki/a.md", "A", "{}")
+    assert not open_store().watch_page(CHANNEL, "wiki/a.md", "A", "{}")
+    assert store.watch_page("C0OTHER", "wiki/b.md", "B", "{}")
+    assert [(w.channel, w.path) for w in store.page_watches()] == [
+        ("C0DIGEST", "wiki/a.md"),
+        ("C0OTHER", "wiki/b.md"),
+    ]
+    assert [w.title for w in store.page_watches("C0OTHER")] == ["B"]
+    assert store.unwatch_page(CHANNEL, "wiki/a.md") and not store.unwatch_page(CHANNEL, "wiki/a.md")
+
+
+def test_changes_are_coalesced_from_the_first_and_told_by_one_owner(open_store) -> None:
+    clock = Clock()
+    first, second = open_store(clock), open_store(clock)
+    first.watch_page(CHANNEL, "wiki/a.md", "A", "old")
+    assert first.note_page_changes(["wiki/a.md", "wiki/z.md"]) == 1
+    changed_at = clock.now
+    clock.now += 60
+    second.note_page_changes(["wiki/a.md"])  # a second edit within the window
+    assert first.next_page_change() == changed_at
+    assert first.claim_page_changes("a", changed_before=changed_at - 1, lease_s=60) == ()
+    (watch,) = first.claim_page_changes("a", changed_before=clock.now, lease_s=60)
+    assert watch.changed_at == changed_at and watch.snapshot == "old"
+    assert second.claim_page_changes("b", changed_before=clock.now, lease_s=60) == ()
+    first.finish_page_change(watch, "a", path_now="wiki/a.md", title="A", snapshot="new")
+    (told,) = second.page_watches()
+    assert (told.snapshot, told.changed_at) == ("new", None)
+    assert second.next_page_change() is None
+
+
+def test_a_change_while_telling_starts_a_new_window(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.watch_page(CHANNEL, "wiki/a.md", "A", "old")
+    store.note_page_changes(["wiki/a.md"])
+    (watch,) = store.claim_page_changes("a", changed_before=clock.now, lease_s=60)
+    clock.now += 1
+    store.note_page_changes(["wiki/a.md"])
+    store.finish_page_change(watch, "a", path_now="wiki/a.md", title="A", snapshot="new")
+    assert store.page_watches()[0].changed_at == clock.now
+
+
+def test_a_watch_follows_a_renamed_page_and_ends_with_a_deleted_one(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.watch_page(CHANNEL, "wiki/a.md", "A", "{}")
+    store.watch_page(CHANNEL, "wiki/b.md", "B", "{}")
+    store.note_page_changes(["wiki/a.md", "wiki/b.md"])
+    a, b = store.claim_page_changes("o", changed_before=clock.now, lease_s=60)
+    store.finish_page_change(a, "o", path_now="wiki/renamed.md", title="A2", snapshot="s")
+    store.finish_page_change(b, "o", path_now=None, title="B", snapshot="s")
+    assert [(w.path, w.title) for w in store.page_watches()] == [("wiki/renamed.md", "A2")]
+
+
+def test_a_released_change_is_claimed_again(open_store) -> None:
+    clock = Clock()
+    store = open_store(clock)
+    store.watch_page(CHANNEL, "wiki/a.md", "A", "{}")
+    store.note_page_changes(["wiki/a.md"])
+    (watch,) = store.claim_page_changes("a", changed_before=clock.now, lease_s=60)
+    store.finish_page_change(watch, "someone else", path_now=None, title="A", snapshot="")
+    assert len(store.page_watches()) == 1
+    store.release_page_change(watch, "a")
+    assert len(store.claim_page_changes("b", changed_before=clock.now, lease_s=60)) == 1
