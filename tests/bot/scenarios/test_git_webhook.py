@@ -15,9 +15,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from bot.serve.git_sync import GitSync
 
 from bot.serve.freshness import Freshener, keep_fresh
+from bot.serve.git_sync import GitSync
 from bot.serve.server import GIT_HOOK_PATH, HttpTimeouts, git_webhook
 from index.wiki import Wiki
 from tests.bot.block_kit import message_text

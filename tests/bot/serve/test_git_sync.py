@@ -16,8 +16,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from bot.serve.git_sync import GitError, GitSync
 
+from bot.serve.git_sync import GitError, GitSync
 from bot.serve.server import HEALTH_PATH
 from config.settings import GIT_VAULT
 from tests.bot.conftest import BOT_TOKEN, SIGNING_SECRET, running_bot
