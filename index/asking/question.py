@@ -94,7 +94,8 @@ class Question:
     """Terms the bilingual dictionary added, with their weight."""
     shape: Shape
     unit: str | None
-    """What the asked number counts (何 GPU → ``gpu``), when the question says."""
+    """What the asked number counts (何 GPU → ``gpu``; how many H100 GPUs → ``h100 gpu``, the noun
+    last), when the question says."""
     cues: tuple[str, ...]
     """Words an answer of this shape contains (``which team`` → チーム, team …)."""
     wants: str | None

@@ -160,15 +160,27 @@ def scorer_for(
         name for path in {s.path for s in sentences} if path in pages for name in folded_names(pages[path])
     ]
     weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said, titles)
-    unit = retrieval.question.unit
-    if unit is not None and not any(unit in sentence.folded for sentence in sentences):
-        unit = None  # how many interruptions: the passages count 中断 in Japanese; any number may answer
+    units = unit_renderings(retrieval.question)
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
     )
     return SentenceScorer(
-        retrieval.question, weights, pages, names, subject=subject, subject_weight=subject_weight, unit=unit
+        retrieval.question, weights, pages, names, subject=subject, subject_weight=subject_weight, units=units
     )
+
+
+def unit_renderings(question: Question) -> tuple[str, ...]:
+    """The unit the question counts, its noun first (how many H100 GPUs: gpu, h100), and how the
+    other language says them (file → ファイル)."""
+    if question.unit is None:
+        return ()
+    glosses = {k.text: k.glosses for k in question.keywords}
+    words = reversed(question.unit.split())
+    units = tuple(dict.fromkeys(said for word in words for said in (word, *glosses.get(word, ()))))
+    return (*units, "%", "％") if any(u in _PERCENT for u in units) else units
+
+
+_PERCENT = frozenset({"パーセント", "percent", "percentage"})
 
 
 def sentences_of(chunks: tuple[ChunkMatch, ...], rank: int) -> list[Sentence]:

@@ -56,11 +56,18 @@ _SUBHEADING = re.compile(r"^\s*#{2,6}\s+(.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")
 _QUANTITY = re.compile(
-    r"(?<![a-z0-9.])(?:約|およそ|最大|平均)?\d[\d,]*(?:\.\d+)?(?:\s*[〜~～-]\s*\d[\d,]*(?:\.\d+)?)?"
+    r"(?<![a-z0-9.#])(?:約|およそ|最大|平均)?\d[\d,]*(?:\.\d+)?(?:\s*[〜~～-]\s*\d[\d,]*(?:\.\d+)?)?"
     r"\s*(?:%|％|倍|割|万|億|千)?"
 )
 _NOT_QUANTITY = re.compile(r"^(?:19|20)\d\d$|^\d{4}\.\d{4,5}$")
 """Years (NSDI 2025) and arXiv numbers are numbers no question asks for."""
+_ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
+_DATE = re.compile(
+    r"(?<!\d)\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?:[t\s]\d{1,2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?(?!\d)"
+)
+"""2024-01-03, 2025/07: a date, which answers only when the question asks when."""
+_COUNTERS = frozenset({*"人名件個本回枚台冊社点票通頭匹羽杯軒分秒", "時間", "日間", "年間", "週間", "種類"})
+"""Japanese counters: prose counts with another (13 名 for 何人) or with a noun (95 ファイル)."""
 _UNIT_GAP = 12
 """How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
 _CONTRAST = re.compile(
@@ -154,15 +161,15 @@ class SentenceScorer:
         *,
         subject: str | None = None,
         subject_weight: float = 0.0,
-        unit: str | None = None,
+        units: tuple[str, ...] = (),
     ) -> None:
         self.question = question
         self.weights = weights
         self.pages = pages
         self.names = names
         self.subject = subject
-        self.unit = unit
-        """What the asked number must count (何 GPU), when the passages say it."""
+        self.units = units
+        """What the asked number must count (何 GPU), as the passages say it, when they do."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
         # A page is also called what the question called it (Price for Harry Price).
         typed: dict[str, list[str]] = {}
@@ -278,20 +285,31 @@ class SentenceScorer:
         return True, []
 
     def _quantity(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
-        unit = self.unit
+        """A number (a year or a date only when the question asks when) of the unit asked, in any of
+        its renderings (何 file → 21 ファイル). A Japanese counter (何人, 何本, 何時間) is a grammar
+        prose uses its own way (13 名, 95 ファイル, 8h): any number fits, of that counter first."""
+        units = self.units
+        soft = bool(units) and units[0] in _COUNTERS
+        dated = bool(_ASKS_WHEN.search(self.question.folded))
+        folded = sentence.folded
+        dates = [] if dated else [match.span() for match in _DATE.finditer(folded)]
         found: list[tuple[int, int]] = []
-        for match in _QUANTITY.finditer(sentence.folded):
+        counted: list[tuple[int, int]] = []
+        for match in _QUANTITY.finditer(folded):
             digits = match.group().strip()
-            if not digits or _NOT_QUANTITY.match(digits):
+            if not digits or (not dated and _NOT_QUANTITY.match(digits)):
                 continue
-            end = match.end()
-            if unit:
-                at = sentence.folded.find(unit, end, end + _UNIT_GAP + len(unit))
-                if at < 0:
-                    continue
-                end = at + len(unit)
-            found.append(_strip_span(sentence.folded, match.start(), end))
-        return bool(found), found
+            if any(start <= match.start() < end for start, end in dates):
+                continue
+            found.append(_strip_span(folded, match.start(), match.end()))
+            for unit in units:
+                at = folded.find(unit, match.end(), match.end() + _UNIT_GAP + len(unit))
+                if at >= 0:
+                    counted.append(_strip_span(folded, match.start(), at + len(unit)))
+                    break
+        if units and not soft:
+            return bool(counted), counted
+        return bool(found), counted or found
 
     def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         cues = self.question.cues

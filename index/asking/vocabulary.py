@@ -48,11 +48,15 @@ class Shape(StrEnum):
 _DIFFERENCE = re.compile(r"違い|違う|異なる|差異|比較|比べ|\bdiffer\w*|\bcompar\w*|\bvs\b\.?|\bversus\b")
 _NUMBER = re.compile(
     r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
-    r"|何\s*(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|[一-鿿](?<![故処者物]))"
-    r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*))?"
+    r"|何\s*(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
+    r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*\b(?<!ed)){0,2}))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
-    r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|\bwhen\b"
+    r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
+    .replace("{stop}", "|".join(sorted(STOPWORDS)))
 )
+"""何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
+name). The unit of ``how many`` is the noun its words end on, before a verb or a function word
+(how many production files still had …: files)."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
@@ -61,6 +65,15 @@ _NAME = re.compile(
 _DEFINITION = re.compile(
     r"とは|って(?:何|なに)|の定義|の意味|\bwhat\s+(?:is|are)\b|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
 )
+_FRAMING = re.compile(
+    r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
+    r"|(?:is|are|was|were|am)\s+supposed\s+to|according\s+to|c[oa]me?\s+up\s+with"
+    r"|stands?\s+for|do\s+you\s+(?:know|remember))\b"
+)
+"""How an English question hedges or frames itself (roughly how many, according to the log, who
+came up with X, what does X stand for): no sentence is expected to say these words."""
+_ORDINAL = frozenset({"番", "号"})
+"""何番 (ポート), 何号: which number, not a count of anything."""
 _ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhat\b|\bwhich\b|\bhow\b")
 """The words that ask; ``what year`` (like 何年) asks for a year, which no sentence says as *year*."""
 ANSWER_CUES: dict[str, tuple[str, ...]] = {
@@ -257,6 +270,7 @@ def shape_of(folded: str) -> Shaped:
     """The question's shape, what it names of the answer (a unit, cue words, a kind of page), and
     the spans of its asking words."""
     asking = [match.span() for match in _ASKING.finditer(folded)]
+    asking += [match.span() for match in _FRAMING.finditer(folded)]
     difference = _DIFFERENCE.search(folded)
     if difference:
         return Shaped(Shape.DIFFERENCE, [*asking, difference.span()])
@@ -266,7 +280,9 @@ def shape_of(folded: str) -> Shaped:
             if number.group(group):
                 # 何 GPU asks with 何; GPU stays a keyword, and is what the number counts.
                 span = (number.start(), number.start(group))
-                return Shaped(Shape.NUMBER, [*asking, span], unit=singular(number.group(group)))
+                words = number.group(group).split()
+                counted = None if words[-1] in _ORDINAL else " ".join(singular(word) for word in words)
+                return Shaped(Shape.NUMBER, [*asking, span], unit=counted)
         return Shaped(Shape.NUMBER, [*asking, number.span()])
     name = _NAME.search(folded)
     if name and name.group("noun_en") not in STOPWORDS:

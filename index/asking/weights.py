@@ -103,11 +103,29 @@ def keyword_weights(
         else:
             gap = keyword.word in words_present and keyword.word in unwritten
             weights[keyword.text] = 0.0 if gap else idf
+    _share_words(question.keywords, weights)
     lightest = min((w for w in weights.values() if w > 0), default=1.0)
     for keyword in question.keywords:
         if keyword.lone:
             weights[keyword.text] = lightest / 2
     return weights
+
+
+def _share_words(keywords: Iterable[Keyword], weights: dict[str, float]) -> None:
+    """A word weighs as one word, however many bigrams it is cut into: its bigrams share the weight
+    of its heaviest one, each in proportion to its own (インタビュー is one word, not five; 文化 of
+    多文化主義 says part of it). Without this a long word outweighs the rest of the question."""
+    parts: dict[int, list[str]] = {}
+    for keyword in keywords:
+        if not keyword.lone and not keyword.text.isascii() and keyword.name is None:
+            parts.setdefault(keyword.word, []).append(keyword.text)
+    for texts in parts.values():
+        total = sum(weights.get(text, 0.0) for text in texts)
+        if len(texts) < 2 or total <= 0:
+            continue
+        heaviest = max(weights.get(text, 0.0) for text in texts)
+        for text in texts:
+            weights[text] = weights.get(text, 0.0) * heaviest / total
 
 
 def _frequency(keyword: Keyword, frequencies: Mapping[str, int]) -> int:
