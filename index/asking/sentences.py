@@ -51,6 +51,9 @@ before a capital (not the initial in ``Michael R. Lyu``); never inside ``<…>``
 URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
 _FACT_LINE = re.compile(r"^[^:：]{1,60}[:：]\s*\S")
+_FACT_PART = re.compile(r"\s+·\s+")
+_KEY = re.compile(r"^[^\[\]()/<>`]{1,32}$")
+"""The cells of a table row as read (``Setting: port · Default: 8000``)."""
 """``Published: The History Press, 2009``, ``Setting: port · Default: 8000``: a fact stated whole."""
 _SUBHEADING = re.compile(r"^\s*#{2,6}\s+(.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
@@ -274,6 +277,8 @@ class SentenceScorer:
 
     def _fit(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         shape = self.question.shape
+        if shape is not Shape.DIFFERENCE and self._keyed(sentence):
+            return True, []  # confidence: medium answers "what confidence …", whatever its shape
         if shape is Shape.NUMBER:
             return self._quantity(sentence)
         if shape is Shape.NAME:
@@ -283,6 +288,26 @@ class SentenceScorer:
         if shape is Shape.DIFFERENCE:
             return self._difference(sentence), []
         return True, []
+
+    def _keyed(self, sentence: Sentence) -> bool:
+        """A ``Key: value`` line (a table row read with its header, a frontmatter field) whose key
+        is a word of the question: its value is what was asked (``confidence: medium``, ``Default
+        timeout: 600``). A key is a short label, not a line cut at a URL's colon; the words of a
+        name the question names do not count."""
+        if not _FACT_LINE.match(sentence.folded):
+            return False
+        cells = _FACT_PART.split(sentence.folded.replace("：", ":"))
+        keys = " ".join(
+            key for key in (cell.split(":", 1)[0] for cell in cells if ":" in cell) if _KEY.match(key)
+        )
+        said = SaidText.of(keys)
+        return any(
+            keyword.name is None
+            and not keyword.lone
+            and self.weights.get(keyword.text, 0.0) > 0
+            and said.has(keyword.said_as)
+            for keyword in self.question.keywords
+        )
 
     def _quantity(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         """A number (a year or a date only when the question asks when) of the unit asked, in any of
