@@ -23,6 +23,7 @@ import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.answering.queue import AnswerQueue
 from bot.answering.replies import not_ready_reply
 from bot.blocks.reply import Reply
 from bot.blocks.watches import (
@@ -83,9 +84,16 @@ def resolve_page(wiki: Wiki, name: str) -> Resolved:
 
 
 async def watch_command(
-    subcommand: str, name: str, channel: str, wiki: Wiki, state: AsyncStateStore, settings: Settings
+    subcommand: str,
+    name: str,
+    channel: str,
+    wiki: Wiki,
+    state: AsyncStateStore,
+    settings: Settings,
+    answers: AnswerQueue,
 ) -> Reply:
-    """The private answer to ``/wiki watch|unwatch|watching``, after doing it."""
+    """The private answer to ``/wiki watch|unwatch|watching``, after doing it (the name resolved
+    in the answer queue, as every listener's call of the wiki)."""
     if subcommand == "watching":
         return watching_reply([watch.title for watch in await state.page_watches(channel)])
     if not name:
@@ -95,7 +103,7 @@ async def watch_command(
         mine = [watch for watch in watched if watch.title.casefold() == name.casefold()]
         if not mine:
             try:
-                resolved = await asyncio.to_thread(resolve_page, wiki, name)
+                resolved = await answers.run(resolve_page, wiki, name)
             except IndexNotReady:
                 resolved = Resolved(None, None, None)
             mine = [watch for watch in watched if watch.path == resolved.path]
@@ -103,7 +111,7 @@ async def watch_command(
             await state.unwatch_page(channel, watch.path)
         return unwatched_reply(mine[0].title if mine else None)
     try:
-        resolved = await asyncio.to_thread(resolve_page, wiki, name)
+        resolved = await answers.run(resolve_page, wiki, name)
     except IndexNotReady:
         return not_ready_reply()
     if resolved.path is None or resolved.title is None or resolved.snapshot is None:

@@ -37,7 +37,7 @@ async def handle_wiki_command(
     watching = watch_subcommand(asked)
     if watching is not None and command.get("channel_id"):
         with use_language(await languages.language(client, command.get("user_id"))):
-            reply = await watch_command(*watching, command["channel_id"], wiki, state, settings)
+            reply = await watch_command(*watching, command["channel_id"], wiki, state, settings, answers)
         await respond_privately(respond, reply)
         return
     text = f"{settings.wiki_command} {asked}"
