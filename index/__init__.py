@@ -35,6 +35,7 @@ from index.model import (
     Unresolved,
     VaultSurvey,
 )
+from index.page_changes import PageChange, PageSnapshot, page_change, snapshot_of
 from index.reading.format import CONCEPT, ENTITY, RELATION_LABELS_EN
 from index.reading.prose import masked, shorten
 from index.reading.vault import PAGE_SUFFIXES
@@ -66,7 +67,9 @@ __all__ = [
     "IndexState",
     "Lookup",
     "NewPage",
+    "PageChange",
     "PageRef",
+    "PageSnapshot",
     "Passage",
     "SearchResult",
     "Section",
@@ -77,6 +80,8 @@ __all__ = [
     "current_generation",
     "fold",
     "masked",
+    "page_change",
     "path_token",
     "shorten",
+    "snapshot_of",
 ]

@@ -30,6 +30,7 @@ FLOORS: dict[str, int] = {
     "index.asking": 3,
     "index.digest": 3,
     "index.generation": 3,
+    "index.page_changes": 3,
     "index.indexer": 4,
     "index.wiki": 5,
     FRONT_DOOR: 6,

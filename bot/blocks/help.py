@@ -34,6 +34,11 @@ def usage_lines(entity_command: str, wiki_command: str) -> list[str]:
             "`{wiki} digest [YYYY-MM-DD]`: preview the digest of new sources for a day (default: yesterday)."
         ).format(wiki=wiki),
         "• "
+        + _(
+            "`{wiki} watch NAME`: this channel hears what changes on that page"
+            " (`{wiki} unwatch NAME`, `{wiki} watching`)."
+        ).format(wiki=wiki),
+        "• "
         + _("Mention me with a question in a channel: I answer in the thread with the passages I found."),
         "• " + _("Send me a direct message: I answer there."),
     ]

@@ -1,8 +1,9 @@
-"""The App Home tab: recent sources, how to use the commands, and last week's feedback."""
+"""The App Home tab: recent sources, how to use the commands, last week's feedback and the pages
+watched in the user's channels."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot.blocks.digest import source_blocks
 from bot.blocks.elements import (
@@ -15,6 +16,7 @@ from bot.blocks.elements import (
 )
 from bot.blocks.help import index_status, usage_lines
 from bot.blocks.mrkdwn import bold, escape_clipped
+from bot.blocks.watches import home_watch_blocks
 from bot.i18n import _, ngettext
 from bot.state.feedback import SUMMARY_DAYS, FeedbackSummary
 from index import DigestItem, IndexState
@@ -46,14 +48,18 @@ def home_view(
     entity_command: str,
     wiki_command: str,
     feedback: FeedbackSummary | None = None,
+    watches: Mapping[str, Sequence[str]] | None = None,
 ) -> dict:
-    """The ``home`` view for views.publish (at most 100 blocks)."""
+    """The ``home`` view for views.publish (at most 100 blocks); ``watches``: the titles of the
+    pages watched in the user's channels, by channel id."""
+    watched = home_watch_blocks(watches or {})
     blocks = [
         header(_("sakuin: the research wiki in Slack")),
         context(index_status(state)),
         section(bold(_("How to use it")) + "\n" + "\n".join(usage_lines(entity_command, wiki_command))),
         divider(),
         *([*feedback_blocks(feedback), divider()] if feedback is not None else []),
+        *([*watched, divider()] if watched else []),
         header(_("Recent sources")),
     ]
     if recent:

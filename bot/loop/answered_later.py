@@ -75,6 +75,8 @@ class AnsweredLater:
         self._wake = asyncio.Event()
         self.asked = 0
         """Requests asked again (for tests and measurements)."""
+        self.rechecks = 0
+        """Index updates looked at."""
 
     def on_index_update(self, report: IndexReport) -> None:
         if report.rebuilt or not report.changed_paths:
@@ -93,16 +95,18 @@ class AnsweredLater:
                 raise
             except Exception:
                 log.exception("asking the inbox's requests again failed")
+            self.rechecks += 1
 
     async def recheck(self, changed: Iterable[str]) -> int:
         """Ask again the open requests that ``changed`` (vault paths) may answer; how many were
         answered."""
         changed = frozenset(changed)
-        now = self._clock()
-        expired = await self.state.expire_requests(now - self.settings.inbox_answer_days * SECONDS_PER_DAY)
-        if expired:
+        requests = await self.state.inbox_requests(OPEN)  # a read: no write lock while none is open
+        cutoff = self._clock() - self.settings.inbox_answer_days * SECONDS_PER_DAY
+        if any(request.asked_at < cutoff for request in requests):
+            expired = await self.state.expire_requests(cutoff)
             log.info("%d request(s) of the wiki's inbox expired unanswered", expired)
-        requests = await self.state.inbox_requests(OPEN)
+            requests = tuple(request for request in requests if request.asked_at >= cutoff)
         if not requests or not changed:
             return 0
         questions = {request.id: request.question for request in requests}

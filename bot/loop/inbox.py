@@ -349,9 +349,16 @@ class Inbox:
                 log.exception("the inbox's delivery failed; trying again")
                 due = None
             wait = IDLE_S if due is None else min(max(due - self.now(), 0.05), IDLE_S)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+            await wait_for_event(self._wake, wait)
             self._wake.clear()
+
+
+async def wait_for_event(event: asyncio.Event, seconds: float) -> None:
+    """Until ``event`` is set or ``seconds`` pass. Not ``asyncio.wait_for``: on Python 3.11 it
+    swallows a cancellation that comes as the event is set, and a loop waiting so never ends."""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await event.wait()
 
 
 def closest_pages(wiki: Wiki, question: str, limit: int = 3) -> tuple[str, ...]:

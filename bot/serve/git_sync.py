@@ -227,8 +227,11 @@ class GitSync:
                 wait = 0.0
             else:
                 wait = self.interval
+            # Not asyncio.wait_for: on Python 3.11 it swallows a cancellation that comes as the
+            # event is set, and this loop would never end.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=wait)
+                async with asyncio.timeout(wait):
+                    await self._wake.wait()
             self._wake.clear()
             await self.fetch()
 

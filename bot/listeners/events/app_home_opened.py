@@ -1,7 +1,8 @@
 """The Home tab, and the Messages tab of an agent experience, in the user's language.
 
-The Home tab is published each time a user opens it: the recent sources, the usage, and last
-week's feedback (the share of 👍 and the questions the wiki could not answer). With an agent
+The Home tab is published each time a user opens it: the recent sources, the usage, last week's
+feedback (the share of 👍 and the questions the wiki could not answer), and the pages watched in the
+channels the user is in (`bot.loop.watches`). With an agent
 experience (``AGENT_EXPERIENCE``), opening the Messages tab shows the suggested prompts at its top
 (`bot.conversation.assistant`'s prompts, drawn from the wiki; no thread needed).
 """
@@ -16,6 +17,7 @@ from bot.answering.queue import AnswerQueue
 from bot.blocks.home import home_view
 from bot.conversation.assistant import PROMPTS_TITLE, suggested_prompts
 from bot.i18n import _, use_language
+from bot.loop.watches import watched_in_channels_of
 from bot.slack.user_locale import UserLanguages
 from bot.state.feedback import summarize, summary_since
 from bot.state.store import AsyncStateStore
@@ -51,8 +53,9 @@ async def handle_app_home_opened(
     recent, index = await answers.run(home_contents, wiki)
     since = summary_since(time.time())
     feedback = summarize(await state.votes(since), await state.unanswered(since))
+    watches = await watched_in_channels_of(client, state, event["user"])
     with use_language(await languages.language(client, event.get("user"))):
-        view = home_view(recent, index, settings.entity_command, settings.wiki_command, feedback)
+        view = home_view(recent, index, settings.entity_command, settings.wiki_command, feedback, watches)
     await client.views_publish(user_id=event["user"], view=view)
 
 

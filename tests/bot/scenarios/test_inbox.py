@@ -98,6 +98,16 @@ async def git_inbox_bot(tmp_path: Path, slack: FakeSlack, **overrides: object) -
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+async def push(running: GitInboxBot, files: dict[str, str], message: str) -> None:
+    """Push ``files`` to the tracked branch and wait until the index holds them."""
+    updates = running.freshener.updates
+    running.remote.commit(files, message)
+    running.sync.request_fetch()
+    await eventually(
+        lambda: running.freshener.updates > updates, timeout=WAIT_S, what=f"the index after {message}"
+    )
+
+
 def branch_files(remote: Remote, branch: str = BRANCH) -> dict[str, str]:
     """The inbox folder's files on ``branch`` of the remote (none when there is no such branch)."""
     if not git(remote.bare, "branch", "--list", branch):
@@ -304,8 +314,10 @@ async def test_a_push_that_adds_the_answering_page_replies_once_in_the_thread(tm
         assert "ByteDance" in reply["text"] and "開発元" in str(reply["blocks"])
         payload = reply["metadata"]["event_payload"]
         assert payload["status"] == "relation" and "wiki/entities/Qwertyzz.md" in payload["pages"]
-        (request,) = bot.store.inbox_requests()
-        assert request.status == "answered" and request.answered_at is not None
+        await eventually(
+            lambda: bot.store.inbox_requests()[0].status == "answered", timeout=WAIT_S, what="marked answered"
+        )
+        assert bot.store.inbox_requests()[0].answered_at is not None
         await eventually(
             lambda: frontmatter(branch_files(running.remote)[name])["status"] == "answered",
             timeout=WAIT_S,
@@ -315,14 +327,13 @@ async def test_a_push_that_adds_the_answering_page_replies_once_in_the_thread(tm
         assert front["question"] == QUESTION and "answered_at" in front
 
         # The page changes again: the request was answered once, and is not asked again.
-        asked = bot.loop.answered.asked
-        running.remote.commit(
-            {"wiki/entities/Qwertyzz.md": QWERTYZZ["wiki/entities/Qwertyzz.md"] + "\n追記。\n"}, "edit"
+        asked, rechecks = bot.loop.answered.asked, bot.loop.answered.rechecks
+        await push(
+            running,
+            {"wiki/entities/Qwertyzz.md": QWERTYZZ["wiki/entities/Qwertyzz.md"] + "\n追記。\n"},
+            "edit",
         )
-        updates = running.freshener.updates
-        running.sync.request_fetch()
-        await eventually(lambda: running.freshener.updates > updates, timeout=WAIT_S, what="the next update")
-        await asyncio.sleep(0.5)
+        await eventually(lambda: bot.loop.answered.rechecks > rechecks, timeout=WAIT_S, what="the recheck")
         assert len(later_answers(fake_slack)) == 1 and bot.loop.answered.asked == asked
 
 
@@ -334,9 +345,10 @@ async def test_a_change_that_does_not_answer_the_request_posts_nothing(tmp_path,
             {"wiki/entities/Other.md": entity("Other", body="MegaScale の運用を開発チームが記録した。")},
             "other",
         )
+        rechecks = bot.loop.answered.rechecks
         updates = running.freshener.updates
         running.sync.request_fetch()
         await eventually(lambda: running.freshener.updates > updates, timeout=WAIT_S, what="the update")
-        await asyncio.sleep(0.5)
+        await eventually(lambda: bot.loop.answered.rechecks > rechecks, timeout=WAIT_S, what="the recheck")
         assert later_answers(fake_slack) == []
         assert bot.store.inbox_requests()[0].status == "open"

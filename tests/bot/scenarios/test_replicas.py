@@ -20,11 +20,12 @@ import aiohttp
 import psycopg
 import pytest
 
+from bot.blocks.inbox import WIKI_ASK
 from bot.serve.server import GIT_HOOK_PATH
 from bot.slack.manifest import EVENTS_PATH
 from tests.bot.conftest import SIGNING_SECRET
-from tests.bot.fake_slack import CHANNEL_ID, FakeSlack, SlackSender, mention_event
-from tests.bot.git_remote import Remote
+from tests.bot.fake_slack import CHANNEL_ID, FakeSlack, SlackSender, button_payload, mention_event
+from tests.bot.git_remote import Remote, git
 from tests.conftest import REPO, eventually
 from tests.postgres import Cluster, free_port
 from tests.vaults import SMALL_VAULT, entity
@@ -75,6 +76,7 @@ async def start_replica(name: str, root: Path, slack: FakeSlack, remote: Remote,
         "DIGEST_POST_EMPTY": "true",
         "WIKI_GIT_WEBHOOK_SECRET": HOOK_SECRET,
         "ANSWER_CHANNELS": CHANNEL_ID,
+        "WATCH_COALESCE_MINUTES": "0",  # each change at once: both replicas race to tell it
         "LOG_LEVEL": "INFO",
     }
     process = await asyncio.create_subprocess_exec(
@@ -239,21 +241,26 @@ async def test_the_database_restarting_under_running_replicas(replicas, postgres
     assert "sakuin-test-password" not in logs, json.dumps(logs[-2000:])
 
 
+async def push_webhook(replica: Replica) -> None:
+    """The forge's push webhook for the tracked branch, delivered to ``replica``."""
+    body = b'{"ref": "refs/heads/main"}'
+    signature = "sha256=" + hmac.new(HOOK_SECRET.encode(), body, hashlib.sha256).hexdigest()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            replica.base_url + GIT_HOOK_PATH, data=body, headers={"X-Hub-Signature-256": signature}
+        ) as response,
+    ):
+        assert response.status == 202
+
+
 async def test_a_push_webhook_to_one_replica_updates_both(replicas) -> None:
     pair, slack, _, remote = replicas
     remote.commit(
         {"wiki/entities/Volcano Engine.md": entity("Volcano Engine", body="Qwertyzz 事業。")}, "add"
     )
-    body = b'{"ref": "refs/heads/main"}'
-    signature = "sha256=" + hmac.new(HOOK_SECRET.encode(), body, hashlib.sha256).hexdigest()
     started = time.monotonic()
-    async with (
-        aiohttp.ClientSession() as session,
-        session.post(
-            pair[0].base_url + GIT_HOOK_PATH, data=body, headers={"X-Hub-Signature-256": signature}
-        ) as response,
-    ):
-        assert response.status == 202
+    await push_webhook(pair[0])
     # The other replica hears of the push through PostgreSQL, not at its next interval (300 s).
     await eventually(
         lambda: all(r.said("vault updated from") for r in pair), timeout=WAIT_S, what="both fetches"
@@ -270,3 +277,94 @@ async def test_a_push_webhook_to_one_replica_updates_both(replicas) -> None:
         while not await ask():  # the index follows the checkout a moment after the fetch
             assert time.monotonic() < deadline, "the pushed page never became answerable on the other replica"
     print(f"push webhook to replica one -> answerable on replica two: {time.monotonic() - started:.2f} s")
+
+
+async def test_two_replicas_file_a_request_once_and_answer_it_once(replicas) -> None:
+    """The wiki's inbox (issue 25): the same click reaching both replicas files one request, one
+    file lands on the inbox branch, and the push that answers it gets one reply in the thread."""
+    pair, slack, _, remote = replicas
+    event = mention_event("Qwertyzz を開発したのはどこ?", ts="1700000500.000100")
+    assert await deliver_to_both(pair, event, "EvInbox") == [200, 200]
+    await eventually(lambda: answers(slack, event["ts"]), timeout=WAIT_S, what="the not-found answer")
+    (answer,) = answers(slack, event["ts"])
+    ts = next(m["ts"] for m in slack.messages(CHANNEL_ID) if m["blocks"] == answer.args["blocks"])
+    click = button_payload(answer.args["blocks"], WIKI_ASK, message_ts=ts)
+    for replica in pair:
+        async with SlackSender(replica.events_url, SIGNING_SECRET) as sender:
+            assert (await sender.interaction(click)).status == 200
+    await eventually(
+        lambda: len(slack.calls_to("chat.postEphemeral")) == 2, timeout=WAIT_S, what="both confirmations"
+    )
+
+    def inbox_files() -> list[str]:
+        if not git(remote.bare, "branch", "--list", "sakuin/inbox"):
+            return []
+        listing = git(
+            remote.bare, "-c", "core.quotePath=false", "ls-tree", "-r", "--name-only", "sakuin/inbox"
+        )
+        return [name for name in listing.splitlines() if name.startswith("inbox/")]
+
+    await eventually(lambda: len(inbox_files()) == 1, timeout=WAIT_S, what="the file on the inbox branch")
+    assert len(git(remote.bare, "rev-list", "sakuin/inbox", "--not", "main").splitlines()) == 1  # one commit
+
+    remote.commit(
+        {"wiki/entities/Qwertyzz.md": entity("Qwertyzz", body="## 関連\n\n- 開発元: [[ByteDance]]\n")}, "add"
+    )
+    await push_webhook(pair[0])
+
+    def later() -> list:
+        return [
+            call
+            for call in answers(slack, event["ts"])
+            if (call.args.get("metadata") or {}).get("event_type") == "sakuin_inbox_answer"
+        ]
+
+    await eventually(lambda: later(), timeout=WAIT_S, what="the later answer")
+    await eventually(
+        lambda: sum(r.said("index updated") for r in pair) >= 2, timeout=WAIT_S, what="both replicas' updates"
+    )
+    await eventually(
+        lambda: "status: answered" in git(remote.bare, "show", f"sakuin/inbox:{inbox_files()[0]}"),
+        timeout=WAIT_S,
+        what="status: answered on the inbox branch",
+    )
+    assert len(later()) == 1
+
+
+async def test_two_replicas_tell_a_watched_pages_change_once(replicas) -> None:
+    """Watched pages (issue 25): both replicas update their index from one push and both note the
+    change; the lease lets one of them tell it, once."""
+    pair, slack, url, remote = replicas
+    async with SlackSender(pair[1].events_url, SIGNING_SECRET) as sender:
+        await sender.command("/wiki", "watch ByteDance", response_url=slack.response_url("watch"))
+    (said,) = await slack.wait_for_responses("watch", timeout=WAIT_S)
+    assert "ByteDance" in str(said.body["blocks"])
+    page = "wiki/entities/ByteDance.md"
+    remote.commit(
+        {page: str(SMALL_VAULT[page]).replace("[[Minder]]\n", "[[Minder]] / [[Doubao]]\n")}, "Doubao"
+    )
+    await push_webhook(pair[0])
+
+    def changes() -> list:
+        return [
+            call
+            for call in slack.calls_to("chat.postMessage")
+            if (call.args.get("metadata") or {}).get("event_type") == "sakuin_page_change"
+        ]
+
+    def idle() -> bool:
+        with psycopg.connect(url) as conn:
+            row = conn.execute("SELECT changed_at, owner FROM sakuin_page_watches").fetchone()
+        return row == (None, None)
+
+    await eventually(lambda: changes(), timeout=WAIT_S, what="the change message")
+    # Each replica noted the change after its own update; once both notes are dealt with, the
+    # change is told and nothing is left to tell.
+    await eventually(
+        lambda: all(r.said("noted a change of 1 watched page") for r in pair) and idle(),
+        timeout=WAIT_S,
+        what="both replicas' notes dealt with",
+    )
+    (message,) = changes()
+    assert message.args["channel"] == CHANNEL_ID and "Doubao" in str(message.args["blocks"])
+    assert sum(r.said("that wiki/entities/ByteDance.md changed") for r in pair) == 1
