@@ -149,6 +149,10 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     shaped = shape_of(folded)
     terms, ranking = _terms(text, shaped.asking, spans)
     relations, relation_spans = relations_asked(folded, shaped.shape)
+    keywords = _keywords(folded, spans, [*shaped.asking, *relation_spans])
+    shape = shaped.shape
+    if shape is Shape.DEFINITION and named and any(k.name is None and not k.lone for k in keywords):
+        shape = Shape.OPEN  # いどばたのライセンスって何?: a property of the page, not what it is
     return Question(
         text=text,
         language=_language(folded, spans),
@@ -157,12 +161,12 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
         named=named,
         names=spans,
         expansions=_expansions(folded, spans, pages),
-        shape=shaped.shape,
+        shape=shape,
         unit=shaped.unit,
         cues=shaped.cues,
         wants=shaped.wants,
         relations=relations,
-        keywords=_keywords(folded, spans, [*shaped.asking, *relation_spans]),
+        keywords=keywords,
     )
 
 

@@ -294,9 +294,13 @@ def shape_of(folded: str) -> Shaped:
             return Shaped(Shape.NAME, [*asking, span], wants=PAGE_NOUNS.get(singular(noun)))
         return Shaped(Shape.NAME, [*asking, name.span()], cues=ANSWER_CUES[cue] if cue else ())
     definition = _DEFINITION.search(folded)
-    if definition:
+    if definition and not _ATTRIBUTE.match(folded, definition.end()):
         return Shaped(Shape.DEFINITION, [*asking, definition.span()])
     return Shaped(Shape.OPEN, asking)
+
+
+_ATTRIBUTE = re.compile(r"\s+(?:the|an?)\s+(?:[a-z0-9-]+\s+){0,3}(?:of|for|in|on|at)\b")
+"""``what is the default timeout of X``: a property of X, not what X is."""
 
 
 _ASKED_BY_WORD = re.compile(r"なぜ|なんで|どうして|どうやって|どのように|どんな")

@@ -81,9 +81,11 @@ def keyword_weights(
             )
             weights[keyword.text] = idf * share
         elif glossed.get(keyword.text):
-            # Said in Japanese (runs → 運用): it weighs what its commonest rendering weighs.
-            frequency = max(max(frequencies.get(g, 0), 1) for g in glossed[keyword.text])
-            weights[keyword.text] = _idf(total, frequency) * (1 - latin)
+            # Said in the other language (runs → 運用, バックトラック → backtracking): it weighs what
+            # its commonest rendering weighs, as much as the passages are in that language.
+            renderings = glossed[keyword.text]
+            frequency = max(max(frequencies.get(g, 0), 1) for g in renderings)
+            weights[keyword.text] = _idf(total, frequency) * (latin if renderings[0].isascii() else 1 - latin)
         elif keyword.text.isascii():
             # A word the passages lack: over English passages they do not say it; over Japanese
             # ones they may say it in Japanese, or not at all (weighing nothing there), unless it
