@@ -216,7 +216,9 @@ class SentenceScorer:
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
-        fits, values = (False, []) if asks(sentence) else self._fit(sentence)
+        fits, values = (
+            (False, []) if asks(sentence) or _echoes(sentence.folded, terms) else self._fit(sentence)
+        )
         about = not self.named or any(
             self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named
         )
@@ -389,6 +391,20 @@ class SentenceScorer:
         """Both things compared (or the one named) and a word that contrasts them."""
         about = [path for path in self.named if self.about(sentence, path)]
         return len(about) >= min(2, len(self.named) or 1) and bool(_CONTRAST.search(sentence.folded))
+
+
+def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
+    """The sentence says nothing but the question's own words (a bullet ``CVE number`` for "what is
+    the CVE number of …"): it answers nothing."""
+    if not terms:
+        return False
+    rest = list(folded)
+    for start, end in terms:
+        rest[start:end] = [" "] * (end - start)
+    return len(_CONTENT.findall("".join(rest))) < 2
+
+
+_CONTENT = re.compile(r"[a-z0-9\u3040-\u30ff\u3400-\u9fff]")
 
 
 def asks(sentence: Sentence) -> bool:
