@@ -36,6 +36,8 @@ about one posting every 2.7 µs on the benchmark machine (docs/benchmarks.md): t
 under ~40 ms whatever the wiki's size and the question's length. The terms left out rank the
 passages found (`index.store.values.QueryPlan.ranking_terms`), so they still count."""
 SNIPPET_CHARS = 220
+GLOSSES_SEARCHED = 2
+"""English renderings searched for a Japanese word the wiki never writes: its first senses."""
 CHUNKS_PER_HIT = 8
 """Passages retrieved per hit asked for: enough for every page shown to bring its matching passages."""
 MIN_CHUNKS = 40
@@ -107,6 +109,9 @@ def retrieve(
         term for path in about if path not in question.named for term in name_terms(pages[path].title)
     ]
     total, frequencies = store.document_frequencies({*plan.terms, *keywords, *subject_terms})
+    written = renderings_written(question, frequencies, plan.terms)
+    if written:
+        plan = replace(plan, terms=(*plan.terms, *written)[:MAX_TERMS])
     if not plan.terms and not about:
         return Retrieval(question, (), total, frequencies)
     matches = _search(store, plan, question, total, frequencies, max(MIN_CHUNKS, limit * CHUNKS_PER_HIT))
@@ -133,6 +138,28 @@ def retrieve(
         # papers): first, unless the question asks for another kind of page itself (which paper).
         ranked = _first(about[0], ranked, store)
     return Retrieval(question, tuple(ranked[:limit]), total, frequencies)
+
+
+def renderings_written(
+    question: Question, frequencies: Mapping[str, int], terms: tuple[str, ...]
+) -> list[str]:
+    """How the wiki writes the words it never writes as the question does: a Japanese word no
+    passage contains (パスワード over English pages) is searched by its English renderings that
+    passages do contain (``password``), its first senses only. A word the wiki writes is searched
+    as typed, and its renderings only weigh sentences (`index.asking.weights`)."""
+    found: list[str] = []
+    for keyword in question.keywords:
+        if (
+            keyword.text.isascii()
+            or keyword.name is not None
+            or keyword.lone
+            or frequencies.get(keyword.text)
+        ):
+            continue
+        for english in keyword.glosses[:GLOSSES_SEARCHED]:
+            if frequencies.get(english) and english not in terms and english not in found:
+                found.append(english)
+    return found
 
 
 def _by_answer(retrieval: Retrieval, pages: Mapping[str, Page], names: NameTable) -> list[Ranked]:
