@@ -144,7 +144,7 @@ def test_env_example_copied_as_it_is_is_valid_and_changes_nothing() -> None:
 
 
 MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
-MARKDOWN_FILES = sorted({REPO / "README.md", *REPO.glob("docs/*.md"), *REPO.glob("examples/*.md")})
+MARKDOWN_FILES = sorted({REPO / "README.md", *REPO.glob("docs/*.md"), *REPO.glob("tests/fixtures/*.md")})
 
 
 @pytest.mark.parametrize("path", MARKDOWN_FILES, ids=lambda path: str(path.relative_to(REPO)))

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
 from datetime import date, timedelta
 from itertools import pairwise
 from pathlib import Path
+
+from tests.conftest import EXAMPLE_VAULT
+
+EDGE_CASES = Path(__file__).resolve().parent / "fixtures" / "edge_cases"
+"""The awkward files (CRLF, invalid UTF-8, an empty file, a link zoo …): tests/fixtures/EDGE_CASES.md."""
 
 
 def write_vault(root: Path, files: dict[str, str | bytes]) -> Path:
@@ -15,6 +21,13 @@ def write_vault(root: Path, files: dict[str, str | bytes]) -> Path:
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
+    return root
+
+
+def edge_vault(root: Path) -> Path:
+    """The example vault with the edge cases laid over it: a realistic wiki that has every awkward file."""
+    shutil.copytree(EXAMPLE_VAULT, root)
+    shutil.copytree(EDGE_CASES, root, dirs_exist_ok=True)
     return root
 
 

@@ -176,7 +176,7 @@ def digest_preview(day_text: str, wiki: Wiki, settings: Settings) -> list[Reply]
         return replies
     shown = replies[: MAX_PREVIEW_MESSAGES - 1]
     left = len(replies) - len(shown)
-    more = Reply(_("{count} more digest messages").format(count=left), tuple(more_messages_blocks(left)))
+    more = Reply(_("{count} more digest messages").format(count=left), tuple(more_messages_blocks(left, day)))
     return [*shown, more]
 
 

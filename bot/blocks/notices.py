@@ -4,6 +4,8 @@ on its own."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from bot.blocks.elements import section
 from bot.blocks.mrkdwn import bold, escape, escape_clipped
 from bot.blocks.reply import Reply
@@ -88,12 +90,13 @@ def bad_day_blocks(text: str, wiki_command: str) -> list[dict]:
     ]
 
 
-def more_messages_blocks(count: int) -> list[dict]:
+def more_messages_blocks(count: int, day: date) -> list[dict]:
+    """The last message of a long digest preview: the command that prints that day's whole digest."""
     return [
         section(
             _(
                 "…and {count} more digest messages. "
-                "Run `sakuin digest --date YYYY-MM-DD --dry-run` to see them all."
-            ).format(count=count)
+                "Run `sakuin digest --date {day} --dry-run` to see them all."
+            ).format(count=count, day=day.isoformat())
         )
     ]

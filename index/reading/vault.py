@@ -231,14 +231,15 @@ def survey_vault(root: Path, skipped: Mapping[str, str] | None = None) -> VaultS
 
 
 def with_skipped(survey: VaultSurvey, skipped: Mapping[str, str]) -> VaultSurvey:
-    """The survey with pages that could not be read moved from indexed to left out."""
+    """The survey with pages that could not be read moved from indexed to left out, each under
+    the reason it was skipped for (the one the problem-files table shows)."""
     indexed = Counter({folder.folder: folder.indexed for folder in survey.folders})
     left_out = {folder.folder: Counter(dict(folder.left_out)) for folder in survey.folders}
-    for path in skipped:
+    for path, reason in skipped.items():
         top = top_folder(path, survey.layout)
         if indexed[top] > 0:
             indexed[top] -= 1
-            left_out.setdefault(top, Counter())[UNREADABLE] += 1
+            left_out.setdefault(top, Counter())[reason or UNREADABLE] += 1
     return build_survey(survey.layout, indexed, left_out)
 
 

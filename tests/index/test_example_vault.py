@@ -1,4 +1,4 @@
-"""The bundled example vault, read as a user's vault: edge cases and what must never be an answer."""
+"""The bundled example vault, read as a user's vault, and the edge cases laid over it (tests/fixtures/)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,21 @@ import pytest
 
 from index.wiki import Wiki
 from tests.conftest import EXAMPLE_VAULT
+from tests.vaults import EDGE_CASES, edge_vault
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
+    built = Wiki.open(EXAMPLE_VAULT, tmp_path_factory.mktemp("demo-index"))
+    built.update()
+    return built
 
 
 @pytest.fixture(scope="module")
 def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
-    built = Wiki.open(EXAMPLE_VAULT, tmp_path_factory.mktemp("index"))
+    """The example vault with every edge case: what the edge-case tests read."""
+    vault = edge_vault(tmp_path_factory.mktemp("edge") / "vault")
+    built = Wiki.open(vault, tmp_path_factory.mktemp("index"))
     report = built.update()
     assert [(s.path, s.reason) for s in report.skipped] == [("wiki/entities/Empty Page.md", "empty file")]
     assert {w.path for w in report.warnings} >= {
@@ -18,6 +28,20 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         "wiki/entities/Unclosed Frontmatter.md",
     }
     return built
+
+
+def test_the_demo_vault_indexes_without_a_problem_file(tmp_path) -> None:
+    """`make demo` shows no problem-files table, and every file it adds is a page."""
+    report = Wiki.open(EXAMPLE_VAULT, tmp_path / "index").update()
+    assert (report.skipped, report.warnings) == ((), ())
+    assert report.added == report.pages > 0
+
+
+def test_the_demo_cards_link_back_only_from_the_demo_pages(demo: Wiki) -> None:
+    fixtures = {str(path.relative_to(EDGE_CASES)) for path in EDGE_CASES.rglob("*.md")}
+    backlinks = demo.card(demo.lookup("ByteDance").match.path).backlinks
+    assert backlinks and not {ref.path for ref in backlinks} & fixtures
+    assert all(demo.live().catalog.pages[ref.path].summary for ref in backlinks)
 
 
 def test_every_indexed_page_is_knowledge_or_companion(wiki: Wiki) -> None:

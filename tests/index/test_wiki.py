@@ -133,7 +133,7 @@ def test_the_survey_counts_pages_the_index_could_not_read(tmp_path: Path) -> Non
     wiki.update()
     folders = {folder.folder: folder for folder in wiki.survey().folders}
     assert folders["wiki/entities"].indexed == 1
-    assert folders["wiki/entities"].left_out == (("could not be read", 1),)
+    assert folders["wiki/entities"].left_out == (("empty file", 1),)
 
 
 def test_a_page_text_is_what_the_index_holds(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -13,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli.commands import main
-from tests.conftest import EXAMPLE_VAULT, SEEDS
-from tests.vaults import GROWN_WIKI, SMALL_VAULT, entity, write_vault
+from tests.conftest import EXAMPLE_VAULT, REPO, SEEDS
+from tests.vaults import GROWN_WIKI, SMALL_VAULT, edge_vault, entity, write_vault
 
 
 @pytest.fixture
@@ -114,7 +115,10 @@ def test_no_match_is_success(environment: Path, capsys: pytest.CaptureFixture[st
     assert code == 0 and json.loads(out)["match"] is None
 
 
-def test_index_reports_skipped_files(environment: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_index_reports_skipped_files(
+    environment: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("WIKI_DIR", str(edge_vault(environment / "edge")))
     code, out, _ = run(capsys, "index")
     assert code == 0
     assert "pages" in out and "Empty Page.md" in out
@@ -303,6 +307,16 @@ def test_ask_shows_the_digest_preview_slack_shows(
     assert code == 0 and payload["blocks"][0]["text"]["text"] == "New sources · 2026-10-14 (3)"
     code, out, _ = run(capsys, "ask", "/wiki digest yesterday")
     assert code == 0 and "is not a date" in out
+
+
+def test_the_readme_digest_example_shows_a_day_with_sources(
+    environment: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's `sakuin digest … --dry-run` line, run as written on the demo vault."""
+    line = re.search(r"sakuin (digest --date (\S+) --dry-run)", (REPO / "README.md").read_text("utf-8"))
+    assert line is not None, "the README shows no digest example"
+    code, out, _ = run(capsys, *line.group(1).split())
+    assert code == 0 and f"New sources · {line.group(2)} (3)" in out and "No new sources" not in out
 
 
 def test_bad_usage_exits_2(environment: Path) -> None:

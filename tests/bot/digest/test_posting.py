@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.answering.replies import digest_preview
+from bot.answering.replies import MAX_PREVIEW_MESSAGES, digest_preview
 from bot.blocks.digest import SOURCES_PER_MESSAGE
 from bot.cli.digest import digest_command, digest_json
 from bot.digest.channel_run import DIGEST_EVENT, RetryPolicy
@@ -182,6 +182,18 @@ async def test_preview_shows_an_empty_day_too(tmp_path: Path, vault: Path) -> No
     assert len(digest_preview(DAY.isoformat(), wiki, settings)) == 1
     empty = digest_preview((DAY + timedelta(days=3)).isoformat(), wiki, settings)
     assert len(empty) == 1 and "No new sources" in empty[0].text
+
+
+async def test_a_long_preview_ends_with_the_command_for_its_own_day(tmp_path: Path) -> None:
+    """The last message of a preview too long for Slack names the day to run the dry run for."""
+    count = MAX_PREVIEW_MESSAGES * SOURCES_PER_MESSAGE + 1
+    vault = write_vault(tmp_path / "vault", digest_vault(DAY, count=count))
+    settings = make_settings(tmp_path, wiki_dir=vault, digest_max_items=1000)
+    replies = digest_preview(DAY.isoformat(), open_wiki(settings), settings)
+    assert len(replies) == MAX_PREVIEW_MESSAGES
+    assert replies[-1].blocks[0]["text"]["text"] == (
+        f"…and 2 more digest messages. Run `sakuin digest --date {DAY} --dry-run` to see them all."
+    )
 
 
 # -- posting once ---------------------------------------------------------------------------

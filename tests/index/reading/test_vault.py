@@ -115,7 +115,8 @@ def test_a_vault_losing_most_notes_gets_a_warning_naming_the_folders(
     assert survey_vault(write_vault(tmp_path, files)).warning == warning
 
 
-def test_pages_that_cannot_be_read_are_left_out_with_a_reason(tmp_path: Path) -> None:
+def test_pages_that_cannot_be_read_are_left_out_with_their_reason(tmp_path: Path) -> None:
+    """An empty file is "empty file" in the folder table as in the problem-files table."""
     root = write_vault(tmp_path, {"wiki/entities/A.md": "# A\n", "wiki/entities/Empty.md": ""})
     survey = survey_vault(root, {"wiki/entities/Empty.md": "empty file"})
-    assert survey.folders == (FolderCount("wiki/entities", 1, (("could not be read", 1),)),)
+    assert survey.folders == (FolderCount("wiki/entities", 1, (("empty file", 1),)),)
