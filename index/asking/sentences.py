@@ -254,12 +254,14 @@ class SentenceScorer:
     def in_passage(self, sentence: Sentence, path: str) -> bool:
         """The passage the sentence stands in names the page (…Henning met Price at Sudbury.
         Agreed rent: £30 per year: the rent is Price's), or the sentence's own page is named after
-        it (a sentence of the XPUTimer paper is about XPUTimer)."""
+        it (a sentence of the XPUTimer paper is about XPUTimer). A table row stands alone: the other
+        rows of its table are about other things."""
         if path not in self._names_of:
             self.about(sentence, path)
         context = self._context_of(sentence).folded
         names = self._names_of[path]
-        return any(_mentions(name, sentence.passage) or _mentions(name, context) for name in names)
+        passage = "" if table_row(sentence) else sentence.passage
+        return any(_mentions(name, passage) or _mentions(name, context) for name in names)
 
     def _context_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.section)
@@ -405,6 +407,12 @@ def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
 
 
 _CONTENT = re.compile(r"[a-z0-9\u3040-\u30ff\u3400-\u9fff]")
+
+
+def table_row(sentence: Sentence) -> bool:
+    """A row of a table as read (``Setting: port · Default: 8000``): two cells or more."""
+    cells = _FACT_PART.split(sentence.folded)
+    return len(cells) >= 2 and all(":" in cell for cell in cells)
 
 
 def asks(sentence: Sentence) -> bool:

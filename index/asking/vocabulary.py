@@ -21,7 +21,7 @@ from functools import lru_cache
 import snowballstemmer
 
 _STOPWORD_TEXT = """
-    a about after again against all already also an and another any anybody anyone anything are around
+    a about after again against all already also am an and another any anybody anyone anything are around
     as at be because been before being below between both but by can could did do does doing done down
     during each either else ever every everyone everything few find for from get gets got had has have
     having he her here hers him his how i if in into is it its just know let many may maybe me might
@@ -67,7 +67,7 @@ _DEFINITION = re.compile(
 )
 _FRAMING = re.compile(
     r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
-    r"|(?:is|are|was|were|am)\s+supposed\s+to|according\s+to|c[oa]me?\s+up\s+with"
+    r"|supposed\s+to|according\s+to|c[oa]me?\s+up\s+with"
     r"|stands?\s+for|do\s+you\s+(?:know|remember))\b"
 )
 """How an English question hedges or frames itself (roughly how many, according to the log, who

@@ -86,17 +86,11 @@ def test_a_relation_nobody_supports_is_no_relation_answer(wiki: Wiki) -> None:
     [
         ("XPUTimer は何 GPU の本番クラスタで動いた?", None, "6,000 GPU", "6,000 GPU"),
         ("CCL-D で手動診断の時間はどれだけ短くなった?", "wiki/entities/CCL-D.md", "6 分以内", "47〜74"),
-        pytest.param(
+        (
             "Which team runs Minder in production?",
             "wiki/entities/Minder.md",
             "High-speed Network チーム",
             "High-speed Network チーム",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="without the edge-case pages beside it (tests/fixtures/edge_cases) the survey's "
-                "ByteRobust table row (本番規模, in a table that names Minder) scores 0.708 against "
-                "Minder's own sentence's 0.701: a table row is read as about every name in its table",
-            ),
         ),
         ("How many GPUs does ByteRobust run on?", "wiki/entities/ByteRobust.md", "20 万 GPU", "20 万 GPU"),
         ("異常検知とは?", "wiki/concepts/異常検知.md", "正常時の振る舞いと異なるパターン", None),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.asking.sentences import split_sentences
+from index.asking.sentences import split_sentences, table_row
 
 
 def sentences(text: str) -> list[str]:
@@ -50,3 +50,18 @@ def test_sentences_are_never_cut_inside_a_mention_a_code_span_or_a_url(
     text: str, expected: list[str]
 ) -> None:
     assert sentences(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "row"),
+    [
+        ("Setting: port · Default: 8000", True),  # a table row read under its header
+        ("Visit: 9 · Date: Mar 21, 1943 · Finding: horse-stamping", True),
+        ("Agreed rent: £30 per year", False),  # a Key: value bullet stands in its paragraph
+        ("Minder は 2 つの段階で動く · 詳細は下", False),
+        ("本番規模: 20 万 GPU", False),
+    ],
+)
+def test_table_rows(line: str, row: bool) -> None:
+    (sentence,) = split_sentences(line, path="wiki/x.md", section="", ordinal=0, rank=0)
+    assert table_row(sentence) is row

@@ -29,6 +29,21 @@ from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_o
         ("XPUTimer は何を診断する?", Shape.OPEN, None),
         ("CCL のハングを診断できるシステムは?", Shape.OPEN, None),
         ("MegaScale の MFU は?", Shape.OPEN, None),
+        # 何 + a counter asks for a number; 何 + a noun that counts nothing asks what it is
+        ("現地で何人にインタビューした?", Shape.NUMBER, "人"),
+        ("チームみらいは何議席取った?", Shape.NUMBER, "議席"),
+        ("何種類あって、それぞれ何?", Shape.NUMBER, "種類"),
+        ("政治会計を何方式に変える?", Shape.OPEN, None),
+        ("管理画面は何番ポートで動く?", Shape.NUMBER, None),  # 何番: which number, counting nothing
+        # how many: the noun its words end on, before a verb, a function word or a measure
+        ("How many production files still had /tmp hard-coded?", Shape.NUMBER, "production file"),
+        ("How many H100 GPUs were used to pretrain Llama 3?", Shape.NUMBER, "h100 gpu"),
+        ("How many people answered the ad?", Shape.NUMBER, "people"),
+        ("How many pages long was the Blue Book?", Shape.NUMBER, "page"),
+        # a property of a thing is not its definition; a when-clause does not ask when
+        ("What is the default timeout of a command hook?", Shape.OPEN, None),
+        ("Where was Hastings based when he wrote it?", Shape.NAME, None),
+        ("When was the crypt found?", Shape.NUMBER, None),
     ],
 )
 def test_shapes(question: str, shape: Shape, unit: str | None) -> None:
@@ -130,3 +145,22 @@ def test_question_verbs_have_their_japanese_renderings(word: str, rendering: str
 )
 def test_whether_a_message_asks(message: str, asked: bool) -> None:
     assert asks(fold(message)) is asked
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("Roughly how many people showed up?", ("roughly",)),
+        ("Who came up with Futarchy?", ("came up with",)),
+        ("What does GFM stand for?", ("stand for",)),
+        ("When did the wiki start, according to the log?", ("according to",)),
+        ("What am I supposed to write instead?", ("supposed to",)),
+        ("Who developed Minder?", ()),
+    ],
+)
+def test_hedges_and_framing_are_asking_words(question: str, asked: tuple[str, ...]) -> None:
+    folded = fold(question)
+    spans = shape_of(folded).asking
+    said = {folded[start:end] for start, end in spans}
+    assert set(asked) <= said
+    assert not any(word in said for word in ("people", "futarchy", "gfm", "log", "minder"))
