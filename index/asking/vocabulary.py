@@ -328,13 +328,31 @@ def asks(folded: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
-    """The Snowball stem of an English word (``rented``, ``renting`` → ``rent``): how a sentence
-    says a word of the question in another inflection. Matching only; terms stay as typed."""
-    return _ENGLISH_STEMMER.stemWord(word) if word.isascii() else word
+    """The Snowball stem of an English word (``rented``, ``renting`` → ``rent``), spelt the American
+    way first (``initialised`` → ``initialized``, ``colour`` → ``color``): how a sentence says a word
+    of the question in another inflection or spelling. Matching only; terms stay as typed."""
+    if not word.isascii():
+        return word
+    for british, american in _SPELLINGS:
+        word = british.sub(american, word)
+    return _ENGLISH_STEMMER.stemWord(word)
 
 
 _ENGLISH_STEMMER = snowballstemmer.stemmer("english")
+_SPELLINGS = tuple(
+    (re.compile(british), american)
+    for british, american in (
+        (r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$", r"iz\1"),
+        (r"(?<=[a-z]{2})yse(d|s)?$", r"yze\1"),
+        (r"(?<=[a-z]{2})our(s|ed|ing|ite|ites)?$", r"or\1"),
+        (r"(?<=[a-z]{3})ogue(s)?$", r"og\1"),
+        (r"(?<=[a-z]{2})([cf])ence(s)?$", r"\1ense\2"),
+    )
+)
+"""British spellings and their American forms (-ise, -yse, -our, -ogue, -ence): applied to the
+question's words and the sentence's alike, so either spelling finds the other."""
 
 
 @lru_cache(maxsize=8192)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import fold
-from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_of, singular
+from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_of, singular, stem
 
 
 @pytest.mark.parametrize(
@@ -164,3 +164,23 @@ def test_hedges_and_framing_are_asking_words(question: str, asked: tuple[str, ..
     said = {folded[start:end] for start, end in spans}
     assert set(asked) <= said
     assert not any(word in said for word in ("people", "futarchy", "gfm", "log", "minder"))
+
+
+@pytest.mark.parametrize(
+    ("british", "american"),
+    [
+        ("initialised", "initialized"),
+        ("organisation", "organization"),
+        ("colour", "colors"),
+        ("licence", "license"),
+        ("catalogue", "catalog"),
+        ("analysed", "analyzes"),
+    ],
+)
+def test_either_spelling_finds_the_other(british: str, american: str) -> None:
+    assert stem(british) == stem(american)
+
+
+@pytest.mark.parametrize(("one", "other"), [("hour", "hor"), ("four", "for"), ("tour", "tor")])
+def test_short_words_keep_their_spelling(one: str, other: str) -> None:
+    assert stem(one) != stem(other)
