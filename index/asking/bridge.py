@@ -41,9 +41,12 @@ SELECT idseq FROM Kanji INDEXED BY Kanji_text WHERE text = ?
 UNION SELECT idseq FROM Kana INDEXED BY Kana_text WHERE text = ?
 """
 _GLOSSES_OF = """
-SELECT g.text FROM Sense s JOIN SenseGloss g ON g.sid = s.ID WHERE s.idseq = ? AND g.lang = 'eng'
-ORDER BY s.ID
+SELECT g.text FROM Sense s INDEXED BY Sense_idseq JOIN SenseGloss g INDEXED BY SenseGloss_sid ON g.sid = s.ID
+WHERE s.idseq = ? AND g.lang = 'eng' ORDER BY s.ID, g.rowid
 """
+"""The entry's senses, then each sense's glosses, by their indexes: the database has no statistics,
+and left alone SQLite read every gloss through the index by language (every gloss is English),
+60-70 ms a word (docs/benchmarks.md)."""
 
 _local = threading.local()
 
