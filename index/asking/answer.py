@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from index.analysis import fold
 from index.asking.question import Keyword, Question, read_question
 from index.asking.search import Ranked, page_hit, retrieve, scorer_for, sentences_of
-from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer, asks
+from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer
+from index.asking.splitting import asks
 from index.asking.vocabulary import ALIASES, Relation, Shape
 from index.catalog.graph import Graph, page_ref
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage

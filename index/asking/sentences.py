@@ -26,12 +26,12 @@ from functools import lru_cache
 
 from index.analysis import fold
 from index.asking.question import Question
+from index.asking.splitting import Sentence, asks, fact_keys, is_whole, table_row
 from index.asking.vocabulary import Shape, stem
 from index.asking.weights import SaidText, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
 from index.model import Page
-from index.reading.prose import split_outside, strip_citations
 
 ANSWERS_AT = 0.5
 """Coverage from which a fitting sentence is an answer: it says more of the question than it leaves out."""
@@ -39,24 +39,9 @@ UNFIT_FACTOR = 0.5
 PASSAGE_SHARE = 0.5
 """A word of the question said elsewhere in the sentence's passage counts half: the sentence is
 read in its paragraph (…チームで開発された。本番の ML 基盤で稼働している。), but it is not what says it."""
-MAX_SENTENCE_CHARS = 320
 DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
 """Where a page says what its subject is: the lead, ``## 定義``, ``## 概要``."""
 
-_SPLIT = re.compile(
-    r"(?<=[。！？!?])|(?:(?<=[a-z0-9)\]\"”’]{2}\.)|(?<=[a-z0-9)\]]{2}\.[\"”’]))(?=\s+[\"“(]?[A-Z])|\n"
-)
-"""Sentence ends: 。！？!?, a line break, and a full stop after a word, a bracket or a closing quote,
-before a capital (not the initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a
-URL (`split_outside`)."""
-_SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
-_FACT_LINE = re.compile(r"^[^:：]{1,60}[:：]\s*\S")
-_FACT_PART = re.compile(r"\s+·\s+")
-_KEY = re.compile(r"^[^\[\]()/<>`]{1,32}$")
-"""The cells of a table row as read (``Setting: port · Default: 8000``)."""
-"""``Published: The History Press, 2009``, ``Setting: port · Default: 8000``: a fact stated whole."""
-_SUBHEADING = re.compile(r"^\s*#{2,6}\s+(.+?)\s*#*\s*$")
-_BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _LATIN = re.compile(r"[a-z0-9]+")
 _QUANTITY = re.compile(
     r"(?<![a-z0-9.#])(?:約|およそ|最大|平均)?\d[\d,]*(?:\.\d+)?(?:\s*[〜~～-]\s*\d[\d,]*(?:\.\d+)?)?"
@@ -77,29 +62,11 @@ _CONTRAST = re.compile(
     r"一方|対し|異なり|違い|違う|比べ|が、|のに|whereas|unlike|while|in contrast|but|however|instead"
 )
 _DEFINES = re.compile(r"とは|である|の総称|を指す|\bis an?\b|\brefers? to\b|\bmeans\b")
-_INTERROGATIVE = re.compile(r"(?:[?？]|(?<!ほ)か。)\s*$")
-"""A sentence that asks (a page's ``## 問い``) does not answer."""
 _NAME_BEFORE = re.compile(
     r"(?:[a-z0-9][a-z0-9.&'-]*\s+)*[a-z0-9][a-z0-9.&'-]*$|[\u30a0-\u30ff\u4e00-\u9fffa-z0-9.&'-]+$"
 )
 """Latin words (``High-speed Network``), or a run of katakana, kanji and Latin (``資源SRE``)."""
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*)*")
-
-
-@dataclass(frozen=True)
-class Sentence:
-    """One sentence of a passage, as shown (``text``) and as matched (``folded``)."""
-
-    text: str
-    folded: str
-    path: str
-    section: str
-    ordinal: int
-    index: int
-    rank: int
-    """The rank of its page in the retrieval (0 is first)."""
-    passage: str = ""
-    """The folded text of the whole passage it stands in."""
 
 
 @dataclass(frozen=True)
@@ -123,33 +90,18 @@ class Scored:
         sentences alike); a whole sentence, a ``Key: value`` line or a table row before a fragment
         (a callout's title); then the rank of its page, then page order."""
         sentence = self.sentence
-        whole = bool(_SENTENCE_END.search(sentence.text) or _FACT_LINE.match(sentence.text))
-        return (-self.score, -self.said, not whole, sentence.rank, sentence.ordinal, sentence.index)
+        return (
+            -self.score,
+            -self.said,
+            not is_whole(sentence),
+            sentence.rank,
+            sentence.ordinal,
+            sentence.index,
+        )
 
     @property
     def answers(self) -> bool:
         return self.fits and self.about and self.coverage >= ANSWERS_AT
-
-
-def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: int) -> list[Sentence]:
-    """The sentences of a passage: list items and lines are sentences too; citations go."""
-    found: list[Sentence] = []
-    passage = fold(" ".join(text.split()))
-    where = section
-    for piece in split_outside(_SPLIT, strip_citations(text)):
-        heading = _SUBHEADING.match(piece)
-        if heading:
-            # A heading inside the section says what the lines under it are about (### Lightning
-            # talks over the talks): their section, not a sentence of its own.
-            where = f"{section} › {heading.group(1).strip()}" if section else heading.group(1).strip()
-            continue
-        shown = " ".join(_BULLET.sub("", piece).split())
-        if len(shown) < 2:
-            continue
-        if len(shown) > MAX_SENTENCE_CHARS:
-            shown = shown[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
-        found.append(Sentence(shown, fold(shown), path, where, ordinal, len(found), rank, passage))
-    return found
 
 
 class SentenceScorer:
@@ -298,12 +250,9 @@ class SentenceScorer:
         is a word of the question: its value is what was asked (``confidence: medium``, ``Default
         timeout: 600``). A key is a short label, not a line cut at a URL's colon; the words of a
         name the question names do not count."""
-        if not _FACT_LINE.match(sentence.folded):
+        keys = fact_keys(sentence)
+        if not keys:
             return False
-        cells = _FACT_PART.split(sentence.folded.replace("：", ":"))
-        keys = " ".join(
-            key for key in (cell.split(":", 1)[0] for cell in cells if ":" in cell) if _KEY.match(key)
-        )
         said = SaidText.of(keys)
         return any(
             keyword.name is None
@@ -407,17 +356,6 @@ def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
 
 
 _CONTENT = re.compile(r"[a-z0-9\u3040-\u30ff\u3400-\u9fff]")
-
-
-def table_row(sentence: Sentence) -> bool:
-    """A row of a table as read (``Setting: port · Default: 8000``): two cells or more."""
-    cells = _FACT_PART.split(sentence.folded)
-    return len(cells) >= 2 and all(":" in cell for cell in cells)
-
-
-def asks(sentence: Sentence) -> bool:
-    """The sentence is a question (a page's ``## 問い``): it answers nothing."""
-    return bool(_INTERROGATIVE.search(sentence.folded))
 
 
 def folded_names(page: Page) -> tuple[str, ...]:

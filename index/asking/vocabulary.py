@@ -51,8 +51,9 @@ _NUMBER = re.compile(
     r"|何\s*(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
     r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*\b(?<!ed)){0,2}))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
-    r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
-    .replace("{stop}", "|".join(sorted(STOPWORDS)))
+    r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b".replace(
+        "{stop}", "|".join(sorted(STOPWORDS))
+    )
 )
 """何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
 name). The unit of ``how many`` is the noun its words end on, before a verb or a function word

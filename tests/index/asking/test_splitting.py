@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.asking.sentences import split_sentences, table_row
+from index.asking.splitting import split_sentences, table_row
 
 
 def sentences(text: str) -> list[str]:
