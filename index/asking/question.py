@@ -151,7 +151,13 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     relations, relation_spans = relations_asked(folded, shaped.shape)
     keywords = _keywords(folded, spans, [*shaped.asking, *relation_spans])
     shape = shaped.shape
-    if shape is Shape.DEFINITION and named and any(k.name is None and not k.lone for k in keywords):
+    japanese = _language(folded, spans) == "ja"
+    if (
+        shape is Shape.DEFINITION
+        and japanese
+        and named
+        and any(k.name is None and not k.lone for k in keywords)
+    ):
         shape = Shape.OPEN  # いどばたのライセンスって何?: a property of the page, not what it is
     return Question(
         text=text,

@@ -38,7 +38,8 @@ under ~40 ms whatever the wiki's size and the question's length. The terms left 
 passages found (`index.store.values.QueryPlan.ranking_terms`), so they still count."""
 SNIPPET_CHARS = 220
 GLOSSES_SEARCHED = 2
-"""English renderings searched for a Japanese word the wiki never writes: its first senses."""
+"""English renderings searched for a Japanese word the wiki never writes: the dictionary's first
+two, its first senses first."""
 CHUNKS_PER_HIT = 8
 """Passages retrieved per hit asked for: enough for every page shown to bring its matching passages."""
 MIN_CHUNKS = 40
@@ -189,6 +190,8 @@ def scorer_for(
     ]
     weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said, titles)
     units = unit_renderings(retrieval.question)
+    if not any(unit in sentence.folded for sentence in sentences for unit in units):
+        units = ()  # how many interruptions: the passages count 中断 in Japanese; any number may answer
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
     )

@@ -51,10 +51,26 @@ _NOT_QUANTITY = re.compile(r"^(?:19|20)\d\d$|^\d{4}\.\d{4,5}$")
 """Years (NSDI 2025) and arXiv numbers are numbers no question asks for."""
 _ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _DATE = re.compile(
-    r"(?<!\d)\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?(?:[t\s]\d{1,2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?(?!\d)"
+    r"(?<![\d.])(?:19|20)\d\d(?:[-/](?:0?[1-9]|1[0-2])(?:[-/](?:0?[1-9]|[12]\d|3[01]))?"
+    r"|\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01]))"
+    r"(?:[t\s]\d{1,2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?(?![\d.])"
 )
-"""2024-01-03, 2025/07: a date, which answers only when the question asks when."""
-_COUNTERS = frozenset({*"人名件個本回枚台冊社点票通頭匹羽杯軒分秒", "時間", "日間", "年間", "週間", "種類"})
+"""2024-01-03, 2025/07, 2024.1.3 (not 1024.5 or 1000-20): a date, which answers only when the
+question asks when."""
+_WHEN = re.compile(rf"{_DATE.pattern}|(?<![\d.])(?:19|20)\d\d(?![\d.])|\d{{1,4}}\s*[年月日](?!間)")
+"""What answers when: a date, a year, a number of 年, 月 or 日 (2024 年 7 月 26 日)."""
+_COUNTERS = frozenset(
+    {
+        *"人名件個本回枚台冊社点票通頭匹羽杯軒分秒度歳位日つ",
+        "時間",
+        "日間",
+        "年間",
+        "週間",
+        "種類",
+        "か所",
+        "箇所",
+    }
+)
 """Japanese counters: prose counts with another (13 名 for 何人) or with a noun (95 ファイル)."""
 _UNIT_GAP = 12
 """How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
@@ -247,35 +263,42 @@ class SentenceScorer:
 
     def _keyed(self, sentence: Sentence) -> bool:
         """A ``Key: value`` line (a table row read with its header, a frontmatter field) whose key
-        is a word of the question: its value is what was asked (``confidence: medium``, ``Default
-        timeout: 600``). A key is a short label, not a line cut at a URL's colon; the words of a
-        name the question names do not count."""
+        is a word of the question: its value is what was asked (``confidence: medium`` for
+        "confidence はいくつ"), unless the question asks for a number of a unit or a date, which the
+        line must then hold (``GPU type: H100`` does not say how many GPUs). A key is a short label,
+        not a line cut at a URL's colon; the words of a name the question names do not count."""
         keys = fact_keys(sentence)
         if not keys:
             return False
         said = SaidText.of(keys)
-        return any(
+        keyed = any(
             keyword.name is None
             and not keyword.lone
             and self.weights.get(keyword.text, 0.0) > 0
             and said.has(keyword.said_as)
             for keyword in self.question.keywords
         )
+        if keyed and self.question.shape is Shape.NUMBER and (self.units or self._dated):
+            return self._quantity(sentence)[0]
+        return keyed
 
     def _quantity(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
-        """A number (a year or a date only when the question asks when) of the unit asked, in any of
-        its renderings (何 file → 21 ファイル). A Japanese counter (何人, 何本, 何時間) is a grammar
-        prose uses its own way (13 名, 95 ファイル, 8h): any number fits, of that counter first."""
+        """A number of the unit asked, in any of its renderings (何 file → 21 ファイル); a Japanese
+        counter (何人, 何本, 何時間) is a grammar prose uses its own way (13 名, 95 ファイル, 8h): any
+        number fits, of that counter first. A question that asks when is answered by a date, a year
+        or a number of 年, 月, 日 only; no other question by a date or a year."""
+        folded = sentence.folded
+        if self._dated:
+            found = [_strip_span(folded, *match.span()) for match in _WHEN.finditer(folded)]
+            return bool(found), found
         units = self.units
         soft = bool(units) and units[0] in _COUNTERS
-        dated = bool(_ASKS_WHEN.search(self.question.folded))
-        folded = sentence.folded
-        dates = [] if dated else [match.span() for match in _DATE.finditer(folded)]
-        found: list[tuple[int, int]] = []
+        dates = [match.span() for match in _DATE.finditer(folded)]
+        found = []
         counted: list[tuple[int, int]] = []
         for match in _QUANTITY.finditer(folded):
             digits = match.group().strip()
-            if not digits or (not dated and _NOT_QUANTITY.match(digits)):
+            if not digits or _NOT_QUANTITY.match(digits):
                 continue
             if any(start <= match.start() < end for start, end in dates):
                 continue
@@ -288,6 +311,10 @@ class SentenceScorer:
         if units and not soft:
             return bool(counted), counted
         return bool(found), counted or found
+
+    @property
+    def _dated(self) -> bool:
+        return bool(_ASKS_WHEN.search(self.question.folded))
 
     def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         cues = self.question.cues
@@ -352,7 +379,7 @@ def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
     rest = list(folded)
     for start, end in terms:
         rest[start:end] = [" "] * (end - start)
-    return len(_CONTENT.findall("".join(rest))) < 2
+    return not _CONTENT.search("".join(rest))
 
 
 _CONTENT = re.compile(r"[a-z0-9\u3040-\u30ff\u3400-\u9fff]")

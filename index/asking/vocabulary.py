@@ -48,16 +48,17 @@ class Shape(StrEnum):
 _DIFFERENCE = re.compile(r"違い|違う|異なる|差異|比較|比べ|\bdiffer\w*|\bcompar\w*|\bvs\b\.?|\bversus\b")
 _NUMBER = re.compile(
     r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
-    r"|何\s*(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
-    r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*\b(?<!ed)){0,2}))?"
+    r"|何\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
+    r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b".replace(
         "{stop}", "|".join(sorted(STOPWORDS))
     )
 )
 """何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
-name). The unit of ``how many`` is the noun its words end on, before a verb or a function word
-(how many production files still had …: files)."""
+name). The unit of ``how many`` is its next word or two, up to a function word, a past tense or a
+measure (how many production files still had …: production files; how many pages long: pages);
+the last is taken for the noun, which a present-tense verb after a one-word noun may not be."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
@@ -300,7 +301,7 @@ def shape_of(folded: str) -> Shaped:
     return Shaped(Shape.OPEN, asking)
 
 
-_ATTRIBUTE = re.compile(r"\s+(?:the|an?)\s+(?:[a-z0-9-]+\s+){0,3}(?:of|for|in|on|at)\b")
+_ATTRIBUTE = re.compile(r"\s+the\s+(?:[a-z0-9-]+\s+){0,3}(?:of|for|in|on|at)\b")
 """``what is the default timeout of X``: a property of X, not what X is."""
 
 
@@ -329,7 +330,6 @@ def asks(folded: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
-@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """The Snowball stem of an English word (``rented``, ``renting`` → ``rent``), spelt the American
     way first (``initialised`` → ``initialized``, ``colour`` → ``color``): how a sentence says a word
@@ -345,7 +345,10 @@ _ENGLISH_STEMMER = snowballstemmer.stemmer("english")
 _SPELLINGS = tuple(
     (re.compile(british), american)
     for british, american in (
-        (r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$", r"iz\1"),
+        (
+            r"(?<=[a-z](?:al|an|ar|at|gn|im|it|iv|mi|ni|om|or|rd|ti|ur))is(e|ed|es|ing|ation|ations|er|ers)$",
+            r"iz\1",
+        ),
         (r"(?<=[a-z]{2})yse(d|s)?$", r"yze\1"),
         (r"(?<=[a-z]{2})our(s|ed|ing|ite|ites)?$", r"or\1"),
         (r"(?<=[a-z]{3})ogue(s)?$", r"og\1"),

@@ -44,6 +44,9 @@ from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_o
         ("What is the default timeout of a command hook?", Shape.OPEN, None),
         ("Where was Hastings based when he wrote it?", Shape.NAME, None),
         ("When was the crypt found?", Shape.NUMBER, None),
+        ("How many GPUs pre-trained the model?", Shape.NUMBER, "gpu"),  # no unit cut inside a word
+        ("何十人が参加した?", Shape.NUMBER, "人"),
+        ("What is a monad in Haskell?", Shape.DEFINITION, None),
     ],
 )
 def test_shapes(question: str, shape: Shape, unit: str | None) -> None:
@@ -175,12 +178,16 @@ def test_hedges_and_framing_are_asking_words(question: str, asked: tuple[str, ..
         ("licence", "license"),
         ("catalogue", "catalog"),
         ("analysed", "analyzes"),
+        ("prioritise", "prioritized"),
     ],
 )
 def test_either_spelling_finds_the_other(british: str, american: str) -> None:
     assert stem(british) == stem(american)
 
 
-@pytest.mark.parametrize(("one", "other"), [("hour", "hor"), ("four", "for"), ("tour", "tor")])
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [("hour", "hor"), ("four", "for"), ("tour", "tor"), ("revise", "revize"), ("precise", "precize")],
+)
 def test_short_words_keep_their_spelling(one: str, other: str) -> None:
     assert stem(one) != stem(other)
