@@ -82,6 +82,13 @@ _NAME_BEFORE = re.compile(
     r"(?:[a-z0-9][a-z0-9.&'-]*\s+)*[a-z0-9][a-z0-9.&'-]*$|[\u30a0-\u30ff\u4e00-\u9fffa-z0-9.&'-]+$"
 )
 """Latin words (``High-speed Network``), or a run of katakana, kanji and Latin (``資源SRE``)."""
+_CODE_NAME = re.compile(
+    r"`[^`\n]+`|(?<![\w-])--?[a-z][\w-]*(?:=[\w:./-]+)?|(?<![\w.:/-])[a-z][a-z0-9]+(?:[:_./][a-z0-9-]+)+(?![\w/])"
+    r"|(?<![\w-])[a-z]+\d+[a-z0-9]*(?![\w-])"
+)
+"""What technical prose names in lower case: a code span, a flag (``--base``), an identifier with
+``:``, ``_``, ``.`` or ``/`` in it (``node:lts-alpine``, ``security.capability``), a word with
+digits (``re2``)."""
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*)*")
 
 
@@ -338,7 +345,7 @@ class SentenceScorer:
             own = self._names_of.get(sentence.path) or ()
             spans = [
                 match.span()
-                for match in _CAPITALISED.finditer(sentence.text)
+                for match in (*_CAPITALISED.finditer(sentence.text), *_CODE_NAME.finditer(sentence.text))
                 if fold(match.group()) not in own and not self._names_a_subject(match.group())
             ]
         if not spans:
