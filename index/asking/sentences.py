@@ -89,6 +89,8 @@ _CODE_NAME = re.compile(
 """What technical prose names in lower case: a code span, a flag (``--base``), an identifier with
 ``:``, ``_``, ``.`` or ``/`` in it (``node:lts-alpine``, ``security.capability``), a word with
 digits (``re2``)."""
+_FOREIGN_NAME = re.compile(r"[\u30a1-\u30fa\u30fc]+(?:[・＝=][\u30a1-\u30fa\u30fc]+)+")
+"""A foreign name in katakana, its parts joined by ・ (アヴィヴ・オヴァジャ, グレン・ワイル)."""
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*)*")
 
 
@@ -345,7 +347,11 @@ class SentenceScorer:
             own = self._names_of.get(sentence.path) or ()
             spans = [
                 match.span()
-                for match in (*_CAPITALISED.finditer(sentence.text), *_CODE_NAME.finditer(sentence.text))
+                for match in (
+                    *_CAPITALISED.finditer(sentence.text),
+                    *_CODE_NAME.finditer(sentence.text),
+                    *_FOREIGN_NAME.finditer(sentence.text),
+                )
                 if fold(match.group()) not in own and not self._names_a_subject(match.group())
             ]
         if not spans:
