@@ -48,7 +48,7 @@ class Shape(StrEnum):
 _DIFFERENCE = re.compile(r"違い|違う|異なる|差異|比較|比べ|\bdiffer\w*|\bcompar\w*|\bvs\b\.?|\bversus\b")
 _NUMBER = re.compile(
     r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
-    r"|何\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
+    r"|何\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
     r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b".replace(
