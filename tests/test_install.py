@@ -21,8 +21,14 @@ DEV_MODULES = {"pytest", "_pytest", "pytest_asyncio", "ruff", "psutil"}
 
 def recipe(target: str, venv: Path) -> list[str]:
     """The commands `make TARGET` runs from a fresh clone (no virtual environment yet)."""
+    # --no-print-directory: run under `make test` itself (MAKELEVEL set), make would add its
+    # "Entering/Leaving directory" lines to the recipe.
     done = subprocess.run(
-        ["make", "-n", target, f"VENV={venv}"], cwd=REPO, capture_output=True, text=True, check=True
+        ["make", "-n", "--no-print-directory", target, f"VENV={venv}"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return done.stdout.splitlines()
 
