@@ -14,6 +14,7 @@ Matched on the folded question (NFKC + casefold). A new way of asking is a chang
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -338,10 +339,15 @@ def stem(word: str) -> str:
         return word
     for british, american in _SPELLINGS:
         word = british.sub(american, word)
-    return _ENGLISH_STEMMER.stemWord(word)
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(word)
 
 
-_ENGLISH_STEMMER = snowballstemmer.stemmer("english")
+_STEMMERS = threading.local()
+"""One Snowball stemmer per thread: a stemmer keeps the word it works on in itself, and two threads
+sharing one corrupt each other's (an IndexError under a burst of questions in bench.load)."""
 _SPELLINGS = tuple(
     (re.compile(british), american)
     for british, american in (

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
+import snowballstemmer
 
 from index.analysis import fold
 from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_of, singular, stem
@@ -191,3 +194,28 @@ def test_either_spelling_finds_the_other(british: str, american: str) -> None:
 )
 def test_short_words_keep_their_spelling(one: str, other: str) -> None:
     assert stem(one) != stem(other)
+
+
+def test_stemming_from_many_threads_at_once_gives_each_its_own_stem() -> None:
+    """A Snowball stemmer holds the word it works on: shared by threads, it mixed their words up."""
+    words = [
+        f"{prefix}{ending}"
+        for prefix in ("organ", "nation", "relat", "condit", "operat")
+        for ending in (
+            "izations",
+            "ization",
+            "ional",
+            "ionally",
+            "iveness",
+            "fulness",
+            "ousness",
+            "icate",
+            "ative",
+            "alize",
+        )
+    ]
+    unique = [f"{word}{'x' * n}" for n in range(40) for word in words]  # past the cache: each word once
+    expected = {word: snowballstemmer.stemmer("english").stemWord(word) for word in unique}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        found = dict(zip(unique, pool.map(stem, unique), strict=True))
+    assert found == expected
