@@ -103,6 +103,8 @@ class Question:
     relations: tuple[Relation, ...]
     keywords: tuple[Keyword, ...]
     too_long: bool = False
+    dated: bool = False
+    """It asks when (`index.asking.vocabulary.Shaped.dated`)."""
 
     @property
     def answered_by(self) -> str | None:
@@ -173,6 +175,7 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
         wants=shaped.wants,
         relations=relations,
         keywords=keywords,
+        dated=shaped.dated,
     )
 
 

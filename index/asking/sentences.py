@@ -49,7 +49,6 @@ _QUANTITY = re.compile(
 )
 _NOT_QUANTITY = re.compile(r"^(?:19|20)\d\d$|^\d{4}\.\d{4,5}$")
 """Years (NSDI 2025) and arXiv numbers are numbers no question asks for."""
-_ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?:[-/](?:0?[1-9]|1[0-2])(?:[-/](?:0?[1-9]|[12]\d|3[01]))?"
     r"|\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01]))"
@@ -288,7 +287,7 @@ class SentenceScorer:
             and said.has(keyword.said_as)
             for keyword in self.question.keywords
         )
-        if keyed and self.question.shape is Shape.NUMBER and (self.units or self._dated):
+        if keyed and self.question.shape is Shape.NUMBER and (self.units or self.question.dated):
             return self._quantity(sentence)[0]
         return keyed
 
@@ -298,7 +297,7 @@ class SentenceScorer:
         number fits, of that counter first. A question that asks when is answered by a date, a year
         or a number of 年, 月, 日 only; no other question by a date or a year."""
         folded = sentence.folded
-        if self._dated:
+        if self.question.dated:
             found = [_strip_span(folded, *match.span()) for match in _WHEN.finditer(folded)]
             return bool(found), found
         units = self.units
@@ -321,10 +320,6 @@ class SentenceScorer:
         if units and not soft:
             return bool(counted), counted
         return bool(found), counted or found
-
-    @property
-    def _dated(self) -> bool:
-        return bool(_ASKS_WHEN.search(self.question.folded))
 
     def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         cues = self.question.cues

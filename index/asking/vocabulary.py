@@ -75,6 +75,7 @@ _FRAMING = re.compile(
 )
 """How an English question hedges or frames itself (roughly how many, according to the log, who
 came up with X, what does X stand for): no sentence is expected to say these words."""
+_ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _ORDINAL = frozenset({"番", "号"})
 """何番 (ポート), 何号: which number, not a count of anything."""
 _ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhat\b|\bwhich\b|\bhow\b")
@@ -267,6 +268,8 @@ class Shaped:
     unit: str | None = None
     cues: tuple[str, ...] = ()
     wants: str | None = None
+    dated: bool = False
+    """It asks when (いつ, 何年, when …, what year): a date or a year answers it, and only then."""
 
 
 def shape_of(folded: str) -> Shaped:
@@ -278,6 +281,7 @@ def shape_of(folded: str) -> Shaped:
     if difference:
         return Shaped(Shape.DIFFERENCE, [*asking, difference.span()])
     number = _NUMBER.search(folded)
+    dated = bool(_ASKS_WHEN.search(folded))
     if number:
         for group in ("unit", "unit_en"):
             if number.group(group):
@@ -285,8 +289,8 @@ def shape_of(folded: str) -> Shaped:
                 span = (number.start(), number.start(group))
                 words = number.group(group).split()
                 counted = None if words[-1] in _ORDINAL else " ".join(singular(word) for word in words)
-                return Shaped(Shape.NUMBER, [*asking, span], unit=counted)
-        return Shaped(Shape.NUMBER, [*asking, number.span()])
+                return Shaped(Shape.NUMBER, [*asking, span], unit=counted, dated=dated)
+        return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated)
     name = _NAME.search(folded)
     if name and name.group("noun_en") not in STOPWORDS:
         noun = name.group("noun") or name.group("noun_en") or name.group("focus")

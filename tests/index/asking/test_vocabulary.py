@@ -219,3 +219,17 @@ def test_stemming_from_many_threads_at_once_gives_each_its_own_stem() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         found = dict(zip(unique, pool.map(stem, unique), strict=True))
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "dated"),
+    [
+        ("When was the crypt found?", True),
+        ("Kite はいつ公開された?", True),
+        ("山形浩生さんって何年生まれ?", True),
+        ("Where was Hastings based when he wrote it?", False),
+        ("How many GPUs does ByteRobust run on?", False),
+    ],
+)
+def test_questions_that_ask_when(question: str, dated: bool) -> None:
+    assert shape_of(fold(question)).dated is dated
