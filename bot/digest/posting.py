@@ -139,11 +139,20 @@ async def post_until_settled(
     command never ends with the day undelivered."""
     owner = new_owner()
     deadline = time.time() + 3 * LEASE_S
+    first: dict[str, ChannelOutcome] = {}
+    digest: Digest | None = None
     while True:
         outcome = await post_digest(settings, wiki, client, state, day, owner=owner, ignore_backoff=True)
+        digest = digest or outcome.digest
+        for channel in outcome.channels:
+            if channel.status is not ChannelStatus.BUSY:
+                # What happened to a channel is what this command did there: posted by it, not
+                # "already" when it looks again for a channel another process was holding.
+                first.setdefault(channel.channel, channel)
         busy = [channel for channel in outcome.channels if channel.status is ChannelStatus.BUSY]
         if not busy or time.time() > deadline:
-            return outcome
+            channels = tuple(first.get(channel.channel, channel) for channel in outcome.channels)
+            return DigestOutcome(outcome.day, channels, digest)
         await asyncio.sleep(BUSY_POLL_S)
 
 

@@ -21,7 +21,7 @@ from bot.blocks.digest import SOURCES_PER_MESSAGE
 from bot.cli.digest import digest_command, digest_json
 from bot.digest.channel_run import DIGEST_EVENT, RetryPolicy
 from bot.digest.days import due_day, yesterday
-from bot.digest.posting import post_digest
+from bot.digest.posting import post_digest, post_until_settled
 from bot.digest.schedule import run_due_digests, schedule_digest
 from bot.slack.client import build_client
 from bot.state.store import AsyncStateStore, open_state_store
@@ -499,6 +499,22 @@ async def test_two_processes_started_together_post_once(
     assert len(slack.messages(CHANNEL)) == 1 and len(slack.messages(OTHER_CHANNEL)) == 1
     said = b"".join(out + err for out, err in results).decode()
     assert said.count(": posted") == 2 and said.count(": already") == 2, said
+
+
+async def test_a_run_by_hand_that_waited_for_a_channel_says_what_it_posted(
+    tmp_path: Path, slack: FakeSlack, vault: Path
+) -> None:
+    """Another process holds one channel: the command posts the other, waits, takes the held one
+    over when its lease ends, and reports both as posted (not the first as "already")."""
+    settings = settings_for(tmp_path, slack, digest_channel=(CHANNEL, OTHER_CHANNEL))
+    with state_file(settings) as state:
+        state.store.claim_run(DAY.isoformat(), OTHER_CHANNEL, "elsewhere", 1.5)
+        outcome = await post_until_settled(settings, open_wiki(settings), build_client(settings), state, DAY)
+    assert [(channel.channel, channel.status) for channel in outcome.channels] == [
+        (CHANNEL, "posted"),
+        (OTHER_CHANNEL, "posted"),
+    ]
+    assert len(slack.messages(CHANNEL)) == 1 and len(slack.messages(OTHER_CHANNEL)) == 1
 
 
 async def test_two_runners_in_one_loop_post_once(tmp_path: Path, slack: FakeSlack, vault: Path) -> None:
