@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     from index.catalog.reader import CatalogRows
 
 MAX_SHORT_TITLE = 40
-_PAPER_ALIAS = re.compile(r"^\s*(.+?)\s*(?:論文|paper)\s*$", re.IGNORECASE)
+_PAPER_WORDS = ("論文", "paper")
 
 
 def is_knowledge(page: Page) -> bool:
@@ -136,11 +135,18 @@ def short_names(page: Page) -> list[str]:
         head, colon, _ = page.title.partition(":")
         if colon and 0 < len(head.strip()) <= MAX_SHORT_TITLE:
             found.append(head.strip())
-        for alias in page.aliases:
-            paper = _PAPER_ALIAS.match(alias)
-            if paper:
-                found.append(paper.group(1))
+        found.extend(name for name in map(_paper_alias, page.aliases) if name)
     return list(dict.fromkeys(found))
+
+
+def _paper_alias(alias: str) -> str | None:
+    """``LogSage paper`` → ``LogSage`` (cut with string methods: a regular expression tried every
+    cut of an alias of many spaces)."""
+    text = alias.strip()
+    for word in _PAPER_WORDS:
+        if text.casefold().endswith(word) and len(text) > len(word):
+            return text[: -len(word)].rstrip() or None
+    return None
 
 
 def named(page: Page) -> NamedPage:

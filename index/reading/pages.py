@@ -39,7 +39,11 @@ from index.reading.wikilinks import find_links, find_links_in_values, strip_code
 _SECTION_SPLIT = re.compile(r"^##[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _FENCE_LINE = re.compile(r"^[ \t]*(```|~~~)")
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
-_RELATION_LINE = re.compile(r"^\s*[-*+]\s*(?:\*\*)?([^\[\]:：*]{1,40}?)(?:\*\*)?\s*[:：]\s*(.*)$")
+_RELATION_LINE = re.compile(
+    r"^\s*[-*+]\s*(?:\*\*)?([^\s\[\]:：*][^\[\]:：*]{0,39}?)(?:\*\*)?\s*[:：]\s*(.*)$"
+)
+"""``- 開発元: [[ByteDance]]``: the label starts at its first letter, so that no two quantifiers share
+the spaces before it (a bullet of a long run of spaces took minutes to reject)."""
 _BULLET_LINK = re.compile(r"^\s*[-*+]\s*\[\[")
 _LINK_ITEM = re.compile(r"^\s*[-*+]\s*(?:\*\*)?(?:[^\[\]:：*]{1,40}[:：]\s*)?\[\[")
 _TEXT_FIELDS = (

@@ -21,8 +21,9 @@ _HIDING = re.compile(
 inline code span when a run as long closes it in the same paragraph), a comment's opening mark."""
 _COMMENT_ENDS = {"%%": "%%", "<!--": "-->"}
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-WIKILINK = re.compile(r"(!?)\[\[([^\]|#^]*)(?:[#^][^\]|]*)?(?:\|([^\]]*))?\]\]")
-"""``[[target#fragment|display]]`` and embeds (``![[…]]``): groups embed mark, target, display."""
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]|#^]*)(?:[#^][^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")
+"""``[[target#fragment|display]]`` and embeds (``![[…]]``): groups embed mark, target, display. No
+part holds a ``[``: a line of them is rejected at each in one step, not by reading the rest."""
 _NOT_PAGES = re.compile(
     r"\.(png|jpe?g|gif|svg|webp|pdf|mp4|mov|mp3|wav|canvas|base|json|csv|zip)$", re.IGNORECASE
 )

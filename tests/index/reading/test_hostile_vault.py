@@ -329,3 +329,23 @@ def test_random_hostile_vaults_are_indexed_and_kept_without_reading_outside(
     fresh.update()
     assert set(fresh.live().catalog.pages) == set(wiki.live().catalog.pages)
     assert all(len(page.title) <= MAX_NAME_CHARS for page in wiki.live().catalog.pages.values())
+
+
+def test_lines_written_to_make_a_pattern_backtrack_are_read_at_once(tmp_path: Path) -> None:
+    """A log line whose code span is blanked to spaces, a relation bullet of spaces, an alias of
+    spaces and a run of ``[``: each took minutes (a log line of 300 blanked characters, five) when
+    two quantifiers of a pattern could share the same spaces."""
+    spaces = " " * 3000
+    files = {
+        "wiki/log.md": f"## [2026-09-01] ingest | x\n\n- `{'x' * 3000}` and no label\n",
+        "wiki/entities/Alpha.md": entity("Alpha", body=f"## 関連\n\n- {spaces}x\n\n{'[' * 50000}\n"),
+        "wiki/sources/@2025__NSDI__Beta.md": (
+            f'---\ntype: source\ntitle: "Beta"\naliases:\n  - "{spaces}x"\n---\n\n# Beta\n'
+        ),
+    }
+    root = write_vault(tmp_path / "vault", files)
+    started = time.perf_counter()
+    wiki = Wiki.open(root, tmp_path / "index")
+    wiki.update()
+    assert time.perf_counter() - started < 20.0
+    assert {page.title for page in wiki.live().catalog.pages.values()} >= {"Alpha", "Beta"}
