@@ -86,11 +86,12 @@ def answer_question(
     if fact is not None:
         chosen = [support] if support is not None else []
     else:
-        chosen = _answering(scored for page in read.values() for scored in page.best)
+        every = [scored for page in read.values() for scored in page.best]
+        chosen = _answering(every) or _answering(every, linked=True)
     if not chosen and fact is None and question.shape is Shape.DIFFERENCE and len(about) >= 2:
         chosen = _definitions(about, read)
     shown = [page for page in read.values() if page.ranked.score > 0 or page.ranked.path in about]
-    if fact is None and question.shape is not Shape.DIFFERENCE:  # the things compared lead a difference
+    if fact is None and not (question.shape is Shape.DIFFERENCE and about):  # the things compared lead
         shown = _by_evidence(shown, chosen, about)
     confident = fact is not None or bool(chosen)
     return Answer(
@@ -164,13 +165,15 @@ def _whole(store: PassageStore, page: Ranked) -> tuple[ChunkMatch, ...]:
     return tuple(chunks) or page.chunks
 
 
-def _answering(scored: Iterable[Scored]) -> list[Scored]:
-    """The best sentences that answer, up to `MAX_SENTENCES`, each said once. (Keeping only the
-    ones that say in their own words as much of the question as the first dropped answers that stood
-    under the heading that said the rest: measured on the real wikis, docs/benchmarks.md.)"""
+def _answering(scored: Iterable[Scored], *, linked: bool = False) -> list[Scored]:
+    """The best sentences that answer (``linked``: of those only linked to what the question names,
+    `Scored.linked`), up to `MAX_SENTENCES`, each said once. (Keeping only the ones that say in
+    their own words as much of the question as the first dropped answers that stood under the
+    heading that said the rest: measured on the real wikis, docs/benchmarks.md.)"""
     chosen: list[Scored] = []
     seen: set[str] = set()
-    for candidate in sorted((s for s in scored if s.answers), key=_order):
+    answering = [s for s in scored if (s.answers_by_link if linked else s.answers)]
+    for candidate in sorted(answering, key=_order):
         if len(chosen) == MAX_SENTENCES:
             break
         if candidate.sentence.folded not in seen:

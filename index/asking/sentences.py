@@ -72,10 +72,22 @@ _COUNTERS = frozenset(
     }
 )
 """Japanese counters: prose counts with another (13 名 for 何人) or with a noun (95 ファイル)."""
+_COUNTED = re.compile(r"\s*(?:" + "|".join(sorted(_COUNTERS, key=len, reverse=True)) + ")")
+"""A Japanese counter right after a number (130 名, 3 日間)."""
+_NUMBER_WORD = re.compile(
+    r"(?<![a-z-])(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|dozens?"
+    r"|hundreds?|thousands?)(?![a-z-])|[一二三四五六七八九十百千万]+"
+)
+_KANJI_DIGITS = frozenset("一二三四五六七八九十百千万")
+"""A number written in words (four ley lines, forty-eight observers, 三日): it counts only with the
+unit asked right after it, as *one* and 一 say many other things."""
 _UNIT_GAP = 12
 """How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
 _CONTRAST = re.compile(
-    r"一方|対し|異なり|違い|違う|比べ|が、|のに|whereas|unlike|while|in contrast|but|however|instead"
+    r"一方|対し|異なり|違い|違う|比べ|ではなく|でなく|が、|のに"
+    r"|whereas|unlike|while|in contrast|but|however|instead|rather than"
 )
 _DEFINES = re.compile(r"とは|である|の総称|を指す|\bis an?\b|\brefers? to\b|\bmeans\b")
 _NAME_BEFORE = re.compile(
@@ -108,6 +120,9 @@ class Scored:
     """The question's keywords it contains, as written in the sentence."""
     marks: tuple[tuple[int, int], ...]
     """Spans of ``sentence.text`` to emphasise: the keywords, and the quantity or name asked for."""
+    linked: bool = False
+    """Not `about` a page the question names, but on a page that links to one (the 総統杯ハッカソン
+    page, which links to 台湾, for 台湾の…ハッカソン): it answers only when nothing `about` does."""
 
     @property
     def order(self) -> tuple[float, float, bool, int, int, int]:
@@ -126,7 +141,15 @@ class Scored:
 
     @property
     def answers(self) -> bool:
-        return self.fits and self.about and self.coverage >= ANSWERS_AT
+        return self.fits and self.about and self.covers
+
+    @property
+    def answers_by_link(self) -> bool:
+        return self.fits and self.linked and self.covers
+
+    @property
+    def covers(self) -> bool:
+        return self.coverage >= ANSWERS_AT - 1e-9  # 0.4999… is half
 
 
 class SentenceScorer:
@@ -163,6 +186,7 @@ class SentenceScorer:
             if path in pages
         }
         self._context: dict[tuple[str, str], SaidText] = {}
+        self._targets: dict[str, frozenset[str]] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
@@ -199,6 +223,7 @@ class SentenceScorer:
         about = not self.named or any(
             self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named
         )
+        linked = not about and any(self.links(sentence, path) for path in self.named)
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
@@ -212,6 +237,7 @@ class SentenceScorer:
             said,
             tuple(dict.fromkeys(sentence.folded[start:end] for start, end in _merge(terms))),
             marks,
+            linked,
         )
 
     def best(self, sentences: Iterable[Sentence]) -> list[Scored]:
@@ -240,6 +266,18 @@ class SentenceScorer:
         passage = "" if table_row(sentence) else sentence.passage
         return any(_mentions(name, passage) or _mentions(name, context) for name in names)
 
+    def links(self, sentence: Sentence, path: str) -> bool:
+        """The sentence's page links to the page (see `Scored.linked`)."""
+        if sentence.path not in self._targets:
+            page = self.pages.get(sentence.path)
+            self._targets[sentence.path] = frozenset(
+                fold(link.target.rsplit("/", 1)[-1].removesuffix(".md")).strip()
+                for link in (page.links if page else ())
+            )
+        if path not in self._names_of:
+            self.about(sentence, path)
+        return not self._targets[sentence.path].isdisjoint(self._names_of[path])
+
     def _context_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.section)
         if key not in self._context:
@@ -258,8 +296,10 @@ class SentenceScorer:
 
     def _fit(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         shape = self.question.shape
-        if shape is not Shape.DIFFERENCE and self._keyed(sentence):
-            return True, []  # confidence: medium answers "what confidence …", whatever its shape
+        if self._keyed(sentence):
+            # confidence: medium answers "what confidence …", whatever its shape; a difference is
+            # told in parallel lines (-f / --raw-field: always a string) as often as in a sentence.
+            return True, []
         if shape is Shape.NUMBER:
             return self._quantity(sentence)
         if shape is Shape.NAME:
@@ -303,6 +343,9 @@ class SentenceScorer:
         units = self.units
         soft = bool(units) and units[0] in _COUNTERS
         dates = [match.span() for match in _DATE.finditer(folded)]
+        # English counts in Japanese prose with a counter (how many people: 参加者 130 名).
+        unsaid = not any(unit in folded for unit in units)
+        counters = bool(units and not soft and _CJK_TEXT.search(folded)) and unsaid
         found = []
         counted: list[tuple[int, int]] = []
         for match in _QUANTITY.finditer(folded):
@@ -312,14 +355,25 @@ class SentenceScorer:
             if any(start <= match.start() < end for start, end in dates):
                 continue
             found.append(_strip_span(folded, match.start(), match.end()))
-            for unit in units:
-                at = folded.find(unit, match.end(), match.end() + _UNIT_GAP + len(unit))
-                if at >= 0:
-                    counted.append(_strip_span(folded, match.start(), at + len(unit)))
-                    break
+            counter = _COUNTED.match(folded, match.end()) if counters else None
+            if counter is not None:
+                counted.append(_strip_span(folded, match.start(), counter.end()))
+            else:
+                counted.extend(self._counting(folded, match.start(), match.end(), _UNIT_GAP))
+        for match in _NUMBER_WORD.finditer(folded) if units else ():
+            gap = 0 if match.group()[0] in _KANJI_DIGITS else _UNIT_GAP  # 三日, not 一般に 2 日
+            counted.extend(self._counting(folded, match.start(), match.end(), gap))
         if units and not soft:
             return bool(counted), counted
-        return bool(found), counted or found
+        return bool(found or counted), counted or found
+
+    def _counting(self, folded: str, start: int, end: int, gap: int) -> list[tuple[int, int]]:
+        """The number at ``start:end`` with the first unit asked that follows within ``gap``."""
+        for unit in self.units:
+            at = folded.find(unit, end, end + gap + len(unit))
+            if at >= 0:
+                return [_strip_span(folded, start, at + len(unit))]
+        return []
 
     def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         cues = self.question.cues
@@ -375,9 +429,9 @@ class SentenceScorer:
         return any(self.about(sentence, path) for path in subjects) and bool(_DEFINES.search(sentence.folded))
 
     def _difference(self, sentence: Sentence) -> bool:
-        """Both things compared (or the one named) and a word that contrasts them."""
+        """Both things compared (or the one named, or none) and a word that contrasts them."""
         about = [path for path in self.named if self.about(sentence, path)]
-        return len(about) >= min(2, len(self.named) or 1) and bool(_CONTRAST.search(sentence.folded))
+        return len(about) >= min(2, len(self.named)) and bool(_CONTRAST.search(sentence.folded))
 
 
 def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
@@ -392,6 +446,7 @@ def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
 
 
 _CONTENT = re.compile(r"[a-z0-9\u3040-\u30ff\u3400-\u9fff]")
+_CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 
 def folded_names(page: Page) -> tuple[str, ...]:

@@ -46,11 +46,13 @@ class Shape(StrEnum):
 
 # The words that ask (何, どこ, how many, which …) are matched on the folded question and are not
 # keywords: no sentence is expected to contain them.
-_DIFFERENCE = re.compile(r"違い|違う|異なる|差異|比較|比べ|\bdiffer\w*|\bcompar\w*|\bvs\b\.?|\bversus\b")
+_DIFFERENCE = re.compile(
+    r"違い|違う|異なる|差異|比較|比べ|\bdiffer(?!ently)\w*|\bcompar\w*|\bvs\b\.?|\bversus\b"
+)
 _NUMBER = re.compile(
     r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
     r"|何\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
-    r"|\bhow\s+many(?:\s+(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
+    r"|\bhow\s+many(?:\s+(?!(?:{stop})\b)(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b".replace(
         "{stop}", "|".join(sorted(STOPWORDS))
@@ -59,12 +61,15 @@ _NUMBER = re.compile(
 """何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
 name). The unit of ``how many`` is its next word or two, up to a function word, a past tense or a
 measure (how many production files still had …: production files; how many pages long: pages);
-the last is taken for the noun, which a present-tense verb after a one-word noun may not be."""
+the last is taken for the noun, which a present-tense verb after a one-word noun may not be; a
+function word right after it is no unit (how many did the SPR say …)."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
-    r"|\bwho(?:m|se)?\b|\bwhere\b|\b(?:which|what)\s+(?P<noun_en>[a-z]+)"
+    r"|何て名前|なんて名前|何という名前|(?:名前|名称)(?:は|って)\s*(?:何|なに)?\s*(?:だっけ|ですか)?\s*[?？]?\s*$"
+    r"|\bwho(?:m|se)?\b|\bwhere\b|\b(?:called|named)\s*[?？]?\s*$|\b(?:which|what)\s+(?P<noun_en>[a-z]+)"
 )
+"""誰, どこ, which X, who …; and asking what a thing is called (何て名前, 名前は？, what was it called?)."""
 _DEFINITION = re.compile(
     r"とは|って(?:何|なに)|の定義|の意味|\bwhat\s+(?:is|are)\b|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
 )
@@ -291,8 +296,8 @@ def shape_of(folded: str) -> Shaped:
                 counted = None if words[-1] in _ORDINAL else " ".join(singular(word) for word in words)
                 return Shaped(Shape.NUMBER, [*asking, span], unit=counted, dated=dated)
         return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated)
-    name = _NAME.search(folded)
-    if name and name.group("noun_en") not in STOPWORDS:
+    name = next((match for match in _NAME.finditer(folded) if match.group("noun_en") not in STOPWORDS), None)
+    if name:
         noun = name.group("noun") or name.group("noun_en") or name.group("focus")
         cue = _CUE_NOUNS.get(noun) if noun else None
         if noun and not cue and not name.group("focus"):

@@ -50,6 +50,13 @@ from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_o
         ("How many GPUs pre-trained the model?", Shape.NUMBER, "gpu"),  # no unit cut inside a word
         ("何十人が参加した?", Shape.NUMBER, "人"),
         ("What is a monad in Haskell?", Shape.DEFINITION, None),
+        # a function word after how many is no unit; asking what a thing is called asks a name
+        ("Of the incidents, how many did the SPR say depended on her?", Shape.NUMBER, None),
+        ("What were Harry Price's goldfish called?", Shape.NAME, None),
+        ("その展示って何て名前だっけ？", Shape.NAME, None),
+        ("展示の名前は？", Shape.NAME, None),
+        # "differently" tells how, it does not ask for a difference
+        ("Which two grep builds treated the line differently?", Shape.NAME, None),
     ],
 )
 def test_shapes(question: str, shape: Shape, unit: str | None) -> None:
