@@ -301,6 +301,7 @@ class Inbox:
                 log.info("delivering request %s takes long; it goes on in the background", filed.id)
             except Exception:
                 log.exception("delivering request %s failed; it is retried", filed.id)
+            self.wake()  # the delivery task's next retry is this request's, not its idle wait
         return (await self.state.inbox_request(filed.id)) or filed, created
 
     def wake(self) -> None:
@@ -319,13 +320,12 @@ class Inbox:
                 await self.writer.deliver(requests)
             except Exception as error:  # a git or file failure: kept, retried
                 for request in requests:
-                    wait = min(self.retry_base_s * 2**request.attempts, RETRY_MAX_S)
-                    await self.state.fail_delivery(request.id, owner, str(error), wait)
+                    await self.state.fail_delivery(request.id, owner, str(error), self._retry_wait(request))
                 log.error(
                     "could not deliver %d request(s) to %s (retrying in %.0f s): %s",
                     len(requests),
                     self.where,
-                    min(self.retry_base_s * 2 ** requests[0].attempts, RETRY_MAX_S),
+                    self._retry_wait(requests[0]),
                     error,
                 )
                 return 0
@@ -335,6 +335,9 @@ class Inbox:
                     log.info("request %s landed after %d failure(s)", request.id, request.attempts)
             log.info("delivered %d request(s) to %s", len(requests), self.where)
             return len(requests)
+
+    def _retry_wait(self, request: InboxRequest) -> float:
+        return min(self.retry_base_s * 2**request.attempts, RETRY_MAX_S)
 
     async def run(self) -> None:
         """Deliver what is due, forever (a background task): at once when woken, else when the

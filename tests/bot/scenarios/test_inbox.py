@@ -191,7 +191,8 @@ async def test_a_request_made_while_the_remote_is_down_lands_once_it_is_back(
         assert "Not delivered yet" in str(confirmation["blocks"])
         (request,) = bot.store.inbox_requests()
         assert request.pushed is False
-        await eventually(lambda: bot.store.inbox_requests()[0].attempts >= 2, timeout=WAIT_S, what="retries")
+        # Retried at the back-off's pace (0.2 s, 0.4 s), not at the delivery task's idle wait (30 s).
+        await eventually(lambda: bot.store.inbox_requests()[0].attempts >= 2, timeout=10, what="retries")
         monkeypatch.setenv("STATE_DB", str(bot.settings.state_db))
         capsys.readouterr()
         assert main(["inbox", "--json"]) == 0
