@@ -27,8 +27,10 @@ demo: $(STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 
+# Three workers on CI's two cores: most tests wait on a server, a subprocess or a timer.
+# A module's tests share a worker (--dist loadfile); each worker starts its own PostgreSQL.
 test: lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n 3 --dist loadfile
 
 bench: $(DEV_STAMP)
 	$(BIN)/python -m bench $(BENCH_ARGS)
