@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -117,6 +118,38 @@ def english_for(word: str) -> tuple[str, ...]:
             if _ENGLISH_WORD.fullmatch(gloss) and len(gloss) >= 3 and gloss not in glosses:
                 glosses.append(gloss)
     return tuple(glosses[:MAX_GLOSSES])
+
+
+LONGEST_PART = 8
+"""The longest dictionary word looked for inside a compound."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A dictionary word inside a compound: where it stands and its English glosses."""
+
+    start: int
+    end: int
+    glosses: tuple[str, ...]
+
+
+@lru_cache(maxsize=4096)
+def parts_of(compound: str) -> tuple[Part, ...]:
+    """A compound of one script that JMdict lacks, read as the dictionary words it is written with,
+    the longest first from the left (最大長 → 最大 · 長, 環境変数 → 環境 · 変数): each part's start,
+    end and English glosses. A stretch no word of two characters or more covers is skipped."""
+    found: list[Part] = []
+    start = 0
+    while start < len(compound) - 1:
+        for end in range(min(len(compound), start + LONGEST_PART), start + 1, -1):
+            glosses = english_for(compound[start:end])
+            if glosses:
+                found.append(Part(start, end, glosses))
+                start = end
+                break
+        else:
+            start += 1
+    return tuple(found)
 
 
 def _stem(form: str) -> str | None:

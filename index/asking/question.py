@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from index.analysis import Token, fold, is_function_bigram, tokenize
-from index.asking.bridge import english_for, japanese_for
+from index.asking.bridge import Part, english_for, japanese_for, parts_of
 from index.asking.vocabulary import (
     STOPWORDS,
     Relation,
@@ -326,11 +326,26 @@ def _keywords(folded: str, spans: tuple[NameSpan, ...], asking: list[tuple[int, 
             grams = [text] if len(text) == 1 else [text[i : i + 2] for i in range(len(text) - 1)]
             whole = text if _KATAKANA.fullmatch(text) and len(text) > 2 else None
             english = () if owner(offset) or len(text) < 2 else english_for(text)
+            parts = parts_of(text) if not english and not owner(offset) and len(text) > 2 else ()
             for index, gram in enumerate(grams):
                 at = offset + index
+                if _straddles(parts, index, index + len(gram)):
+                    continue  # 大長 of 最大長 (最大 · 長) is no word of the question
                 if not asked(at, at + len(gram)) and not _HIRAGANA.fullmatch(gram):
-                    found.setdefault(gram, Keyword(gram, at, owner(at), offset, english, whole))
+                    glosses = english or _glosses_within(parts, index, index + len(gram))
+                    found.setdefault(gram, Keyword(gram, at, owner(at), offset, glosses, whole))
     return tuple(found.values())
+
+
+def _straddles(parts: tuple[Part, ...], start: int, end: int) -> bool:
+    """The bigram ``start:end`` runs across the edge of a dictionary part of its compound."""
+    overlaps = any(part.start < end and start < part.end for part in parts)
+    return overlaps and not any(part.start <= start and end <= part.end for part in parts)
+
+
+def _glosses_within(parts: tuple[Part, ...], start: int, end: int) -> tuple[str, ...]:
+    """The glosses of the compound's part that holds the bigram ``start:end`` (none across parts)."""
+    return next((part.glosses for part in parts if part.start <= start and end <= part.end), ())
 
 
 _WORD = re.compile(r"[a-z0-9]+|[\u3005\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")

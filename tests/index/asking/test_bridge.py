@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from index.asking import bridge
-from index.asking.bridge import english_for, japanese_for, names_a_thing
+from index.asking.bridge import english_for, japanese_for, names_a_thing, parts_of
+from index.asking.question import read_question
+from index.catalog.names import NameTable
 
 STEPS = 1000
 """SQLite virtual-machine instructions between two calls of the progress handler."""
@@ -61,6 +63,38 @@ def test_japanese_for(word: str, says: str | None, lacks: str) -> None:
     found = japanese_for(word)
     assert (says in found) if says else found == ()
     assert lacks not in found
+
+
+@pytest.mark.parametrize(
+    ("compound", "parts"),
+    [
+        ("最大長", [("最大", "maximum")]),  # 長 alone is one character: no part
+        ("環境変数", [("環境", "environment"), ("変数", "variable")]),
+        ("プリロードリスト", [("プリ", None), ("ロード", "load"), ("リスト", "list")]),
+        ("ズクキ", []),
+    ],
+)
+def test_parts_of(compound: str, parts: list[tuple[str, str | None]]) -> None:
+    found = parts_of(compound)
+    assert [compound[part.start : part.end] for part in found] == [text for text, _ in parts]
+    for part, (_, gloss) in zip(found, parts, strict=True):
+        assert gloss is None or gloss in part.glosses
+
+
+@pytest.mark.parametrize(
+    ("question", "glossed", "dropped"),
+    [
+        # A compound JMdict lacks: its parts' glosses, and no bigram across two parts.
+        ("パスワードの最大長は?", {"最大": "maximum"}, {"大長"}),
+        ("環境変数の名前は?", {"環境": "environment", "変数": "variable"}, {"境変"}),
+        # A dictionary word keeps its own glosses and every bigram.
+        ("正規表現エンジンは?", {"正規": "regex", "表現": "regex"}, set()),
+    ],
+)
+def test_a_compound_is_read_as_its_words(question: str, glossed: dict[str, str], dropped: set[str]) -> None:
+    keywords = {keyword.text: keyword for keyword in read_question(question, NameTable(), {}).keywords}
+    assert all(gloss in keywords[gram].glosses for gram, gloss in glossed.items())
+    assert not dropped & set(keywords)
 
 
 @pytest.mark.parametrize(
