@@ -149,9 +149,9 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     spans = tuple(_papers_named(folded, names.name_spans(text), names))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
     shaped = shape_of(folded)
-    terms, ranking = _terms(text, shaped.asking, spans)
+    terms, ranking = _terms(text, shaped.asking, spans, shaped.edges)
     relations, relation_spans = relations_asked(folded, shaped.shape)
-    keywords = _keywords(folded, spans, [*shaped.asking, *relation_spans])
+    keywords = _keywords(folded, spans, [*shaped.asking, *relation_spans], shaped.edges)
     shape = shaped.shape
     japanese = _language(folded, spans) == "ja"
     if (
@@ -199,7 +199,7 @@ SOURCE = "source"
 
 
 def _terms(
-    text: str, asking: list[tuple[int, int]], spans: tuple[NameSpan, ...]
+    text: str, asking: list[tuple[int, int]], spans: tuple[NameSpan, ...], edges: tuple[int, ...] = ()
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The terms that say what the question is about: not the words that ask (何 of 何 GPU: no
     passage says them), English stop words, or bigrams of particles (`_is_content`), except in a
@@ -213,7 +213,7 @@ def _terms(
     wiki's words (``paper proposes …``), and whoosh checks a phrase's positions in every passage
     holding all of its terms, which for the commonest costs more than the rest of the search."""
     folded = fold(text)
-    tokens = list(tokenize(text))
+    tokens = [t for t in tokenize(text) if not any(t.start < edge < t.end for edge in edges)]
     content = [
         t
         for t in tokens
@@ -299,8 +299,11 @@ def _expansions(
     return tuple(added.items())
 
 
-def _keywords(folded: str, spans: tuple[NameSpan, ...], asking: list[tuple[int, int]]) -> tuple[Keyword, ...]:
-    """Latin words and in-word CJK bigrams (lone kanji as themselves), outside the asking words."""
+def _keywords(
+    folded: str, spans: tuple[NameSpan, ...], asking: list[tuple[int, int]], edges: tuple[int, ...] = ()
+) -> tuple[Keyword, ...]:
+    """Latin words and in-word CJK bigrams (lone kanji as themselves), outside the asking words and
+    not across the ``edges`` of words."""
 
     def asked(start: int, end: int) -> bool:
         return any(s < end and start < e for s, e in asking)
@@ -329,8 +332,9 @@ def _keywords(folded: str, spans: tuple[NameSpan, ...], asking: list[tuple[int, 
             parts = parts_of(text) if not english and not owner(offset) and len(text) > 2 else ()
             for index, gram in enumerate(grams):
                 at = offset + index
-                if _straddles(parts, index, index + len(gram)):
-                    continue  # 大長 of 最大長 (最大 · 長) is no word of the question
+                across = any(at < edge < at + len(gram) for edge in edges)
+                if across or _straddles(parts, index, index + len(gram)):
+                    continue  # 本調 of 何本調べた, 大長 of 最大長 (最大 · 長): no word of the question
                 if not asked(at, at + len(gram)) and not _HIRAGANA.fullmatch(gram):
                     glosses = english or _glosses_within(parts, index, index + len(gram))
                     found.setdefault(gram, Keyword(gram, at, owner(at), offset, glosses, whole))

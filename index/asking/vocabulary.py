@@ -275,6 +275,8 @@ class Shaped:
     wants: str | None = None
     dated: bool = False
     """It asks when (いつ, 何年, when …, what year): a date or a year answers it, and only then."""
+    edges: tuple[int, ...] = ()
+    """Where a word of the question ends inside a run of kanji: after a counter (何本|調べた)."""
 
 
 def shape_of(folded: str) -> Shaped:
@@ -294,7 +296,8 @@ def shape_of(folded: str) -> Shaped:
                 span = (number.start(), number.start(group))
                 words = number.group(group).split()
                 counted = None if words[-1] in _ORDINAL else " ".join(singular(word) for word in words)
-                return Shaped(Shape.NUMBER, [*asking, span], unit=counted, dated=dated)
+                edges = tuple(found.end("unit") for found in _NUMBER.finditer(folded) if found.group("unit"))
+                return Shaped(Shape.NUMBER, [*asking, span], unit=counted, dated=dated, edges=edges)
         return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated)
     name = next((match for match in _NAME.finditer(folded) if match.group("noun_en") not in STOPWORDS), None)
     if name:

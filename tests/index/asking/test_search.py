@@ -190,6 +190,9 @@ def kana_names(tmp_path_factory: pytest.TempPathFactory) -> NameTable:
         ("CCL-D で手動診断の時間はどれだけ短くなった?", ["手動", "診断", "時間", "短く"], ["で手", "断の"]),
         # a name is said as written: its kana are not particles
         ("which papers did 石井さくら write?", ["石井", "井さ", "さく", "くら"], ["which", "did"]),
+        # a counter ends a word: 本調 of 何本調べた, 件集 of 何件集まった are no words
+        ("テストファイルを何本調べた?", ["テス", "ファ"], ["本調"]),
+        ("意見は何件集まった?", ["意見"], ["件集"]),
     ],
 )
 def test_question_terms_are_what_passages_say(
