@@ -117,9 +117,10 @@ def retrieve(
     if not plan.terms and not about:
         return Retrieval(question, (), total, frequencies)
     matches = _search(store, plan, question, total, frequencies, max(MIN_CHUNKS, limit * CHUNKS_PER_HIT))
+    known = {path for path in {match.path for match in matches} if path in pages}  # a page read once
     by_page: dict[str, list[ChunkMatch]] = {}
     for match in matches:
-        if match.path in pages:
+        if match.path in known:
             by_page.setdefault(match.path, []).append(match)
     ranked = [Ranked(path, _page_score(chunks), tuple(chunks)) for path, chunks in by_page.items()]
     ranked.sort(key=lambda page: (-page.score, page.path))  # ties by path: not by where a build put them
