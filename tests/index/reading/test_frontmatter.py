@@ -73,13 +73,13 @@ def test_invalid_yaml_falls_back_to_reading_lines() -> None:
 )
 def test_frontmatter_that_would_expand_is_read_line_by_line(text: str, problem: str) -> None:
     tracemalloc.start()
-    started = time.perf_counter()
+    started = time.process_time()  # this process's CPU: other work on the machine does not count
     try:
         split = split_frontmatter(text)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert time.perf_counter() - started < 1.0 and peak < 5 << 20
+    assert time.process_time() - started < 1.0 and peak < 5 << 20
     assert split.problem is not None and problem in split.problem and "read line by line" in split.problem
     assert split.meta["title"] == "Bomb" and list_value(split.meta, "aliases") == ("Laughs",)
 

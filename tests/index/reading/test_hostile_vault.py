@@ -158,9 +158,9 @@ def _link_to(target: Path, link: Path) -> Path:
 
 def test_splitting_a_long_line_into_passages_takes_linear_time() -> None:
     """16 MB without a sentence end took 11 s when each cut copied the rest of the line."""
-    started = time.perf_counter()
+    started = time.process_time()  # this process's CPU: other work on the machine does not count
     pieces = split_passages("x" * (16 << 20))
-    assert time.perf_counter() - started < 4.0
+    assert time.process_time() - started < 4.0
     assert len(pieces) == -(-(16 << 20) // MAX_CHUNK_CHARS) and {len(piece) for piece in pieces} == {
         MAX_CHUNK_CHARS,
         (16 << 20) % MAX_CHUNK_CHARS,

@@ -63,9 +63,9 @@ def test_code_and_comments_are_found_in_linear_time() -> None:
     """Backtick runs of 2,000 lengths, none closed: a regex trying each run against the rest of the
     text took 12 s for 32 KB of them and 280 s for 126 KB."""
     text = "".join("`" * length + " x %% " for length in range(1, 2000))
-    started = time.perf_counter()
+    started = time.process_time()  # this process's CPU: other work on the machine does not count
     assert strip_code(text) == text and "%%" not in strip_comments(text)
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
 
 
 PAGES = [
