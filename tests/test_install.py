@@ -39,7 +39,7 @@ def test_the_demo_installs_the_app_and_the_tests_add_their_tools(tmp_path: Path)
     installs = [line for line in demo if "pip install" in line and "--upgrade pip" not in line]
     assert [line.split()[-1] for line in installs] == ["."]
     assert any(line.endswith("sakuin index") for line in demo)
-    assert any(line.endswith("-e '.[dev]'") for line in test) and test[-1].endswith("pytest")
+    assert any(line.endswith("-e '.[dev]'") for line in test) and test[-1].split()[0].endswith("/pytest")
     assert set(PYPROJECT["project"]["optional-dependencies"]) == {"dev"}
 
 
