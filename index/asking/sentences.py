@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from index.analysis import fold
+from index.asking.kinds import instances
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, table_row
 from index.asking.vocabulary import Shape, stem
@@ -199,6 +200,7 @@ class SentenceScorer:
         words = words_of(sentence.folded)
         covered = said = 0.0
         terms: list[tuple[int, int]] = []
+        found: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
             weight = self.weights.get(keyword.text, 0.0)
             if keyword.name is not None and self.about(sentence, keyword.name):
@@ -208,10 +210,12 @@ class SentenceScorer:
             spans = _occurrences(keyword.text, sentence.folded, words) if whole else []
             for rendering in keyword.glosses:
                 spans.extend(_occurrences(rendering, sentence.folded, words))
-            if spans or context.has(keyword.said_as):
+            written = [] if spans else instances((keyword.said_as, *keyword.glosses), sentence.folded)
+            if spans or written or context.has(keyword.said_as):
                 covered += weight
-                said += weight if spans else 0.0
+                said += weight if spans or written else 0.0
                 terms.extend(spans)
+                found.extend(written)  # an instance (GPL-3.0 of license) is what was asked, not an echo
             elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
@@ -227,7 +231,7 @@ class SentenceScorer:
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
-        marks = _merge([*values, *terms]) if aligned else ()
+        marks = _merge([*values, *terms, *found]) if aligned else ()
         return Scored(
             sentence,
             coverage,
