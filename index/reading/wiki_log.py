@@ -129,7 +129,8 @@ def parse_log(text: str) -> tuple[LogEntry, ...]:
 
 def log_blocks(text: str) -> tuple[LogBlock, ...]:
     """The log cut where `parse_log` cuts it, every stretch with its text: each entry (a row
-    too), and the text before the first entry and under undated headings, in file order."""
+    too), and the text before the first entry and under undated headings, in `parse_log`'s order
+    (file order, a dated table row before the stretch it stands in)."""
     blocks: list[LogBlock] = []
     for heading, written, body, row in _walk(text):
         said = "\n".join(body).strip()
