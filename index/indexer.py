@@ -41,6 +41,7 @@ from index.generation import (
     publish_generation,
 )
 from index.model import FileProblem, IndexReport, Page
+from index.reading.log_page import log_page
 from index.reading.pages import MAX_PAGE_BYTES, parse_page
 from index.reading.vault import (
     RefusedFile,
@@ -49,6 +50,7 @@ from index.reading.vault import (
     files_at,
     log_fingerprint,
     read_log,
+    read_logs,
     read_vault_file,
     scan_vault,
     vault_layout,
@@ -57,7 +59,7 @@ from index.reading.vault import (
 from index.reading.wiki_log import parse_log
 from index.reading.wikilinks import LinkResolver, strip_comments
 from index.store.chunks import chunk_page, chunks_of, passages_of
-from index.store.engine import SearchStore
+from index.store.engine import SearchStore, StoreBatch
 from index.web import path_token
 
 log = logging.getLogger("sakuin.index")
@@ -152,9 +154,9 @@ def _update(
     if not (changed or removed or logged != live.catalog.log_fingerprint):
         live = replace(live, writer=replace(state, layout=layout))
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
-    log_entries = (
-        parse_log(strip_comments(read_log(wiki_dir))) if logged != live.catalog.log_fingerprint else None
-    )
+    log_changed = logged != live.catalog.log_fingerprint
+    log_entries = parse_log(strip_comments(read_log(wiki_dir))) if log_changed else None
+    logs = log_pages(wiki_dir) if log_changed else None
     step = _stepper(progress, 2 * len(changed))
     resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
@@ -180,10 +182,14 @@ def _update(
             step(done)
         relinked = linker.finish() - set(parsed)
         reread = _files_of(wiki_dir, layout, relinked, scan)
-        if changed or removed:
+        if changed or removed or logs is not None:
             with live.store.writing() as batch:
                 for path in [*removed, *(file.path for file in changed), *relinked]:
                     batch.delete_page(path)
+                if logs is not None:
+                    for path in live.catalog.log_pages:
+                        batch.delete_page(path)
+                    _add_logs(batch, logs)
                 for done, page in enumerate(parsed.values(), start=len(changed) + 1):
                     for chunk in chunk_page(page, writer.outlinks(page.path)):
                         batch.add(chunk)
@@ -198,7 +204,11 @@ def _update(
         shrunk = warn_of_removal(len(removed), len(state.fingerprints), now)
         kept = shrunk if changed or removed else live.catalog.removal_warning  # only the log changed
         writer.finish(
-            updated_at=_now(), log_entries=log_entries, log_fingerprint=logged, removal_warning=kept
+            updated_at=_now(),
+            log_entries=log_entries,
+            log_fingerprint=logged,
+            removal_warning=kept,
+            log_pages=logs,
         )
     finally:
         writer.close()
@@ -254,6 +264,8 @@ def _build(
                     first = pickle.dumps((title, names, pieces[:1]), protocol=pickle.HIGHEST_PROTOCOL)
                     writer.keep_text(page.path, first)
                 step(done)
+            logs = log_pages(wiki_dir)
+            _add_logs(batch, logs)
             resolver = LinkResolver(targets)
             link_everything(writer, resolver)
             writer.index()
@@ -269,6 +281,7 @@ def _build(
             log_entries=parse_log(strip_comments(read_log(wiki_dir))),
             log_fingerprint=log_fingerprint(wiki_dir),
             removal_warning=shrunk,
+            log_pages=logs,
         )
         writer.publishable()
     finally:
@@ -295,6 +308,18 @@ def _build(
         removal_warning=shrunk,
     )
     return live, report
+
+
+def log_pages(wiki_dir: Path) -> list[Page]:
+    """The wiki's logs (`index.reading.vault.read_logs`) as pages of their entries: no pages of the
+    vault, their passages are searched apart (`index.reading.log_page`)."""
+    return [log_page(path, text) for path, text in read_logs(wiki_dir)]
+
+
+def _add_logs(batch: StoreBatch, logs: Iterable[Page]) -> None:
+    for page in logs:
+        for chunk in chunk_page(page, ()):
+            batch.add(chunk)
 
 
 def _write_file(

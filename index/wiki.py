@@ -173,7 +173,13 @@ class Wiki:
         live = self._current()
         catalog = live.catalog
         return answer_question(
-            live.store, catalog.pages, live.graph, question, subject=subject, url_for=self._url_for
+            live.store,
+            catalog.pages,
+            live.graph,
+            question,
+            subject=subject,
+            url_for=self._url_for,
+            logs=catalog.log_pages,
         )
 
     def questions_meeting(self, questions: Mapping[str, str], paths: Iterable[str]) -> list[str]:

@@ -16,6 +16,7 @@ passages that matched. Then:
 from __future__ import annotations
 
 import re
+from collections import ChainMap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
@@ -24,10 +25,10 @@ from index.asking.question import Keyword, Question, read_question
 from index.asking.search import Ranked, page_hit, retrieve, scorer_for, sentences_of
 from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer
 from index.asking.splitting import asks
-from index.asking.vocabulary import ALIASES, Relation, Shape
+from index.asking.vocabulary import ALIASES, Relation, Shape, asks_about_upkeep
 from index.catalog.graph import Graph, page_ref
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
-from index.reading.format import RELATIONS_HEADING
+from index.reading.format import RELATIONS_HEADING, WIKI_LOG
 from index.reading.prose import strip_citations
 from index.store.values import ChunkMatch, PassageStore
 
@@ -64,7 +65,10 @@ def answer_question(
     *,
     subject: str | None = None,
     url_for: UrlFor,
+    logs: Mapping[str, Page] | None = None,
 ) -> Answer:
+    """The answer to ``text`` from the knowledge pages; else, when it asks about the wiki's upkeep,
+    from an entry of the wiki's ``logs`` (`index.reading.log_page`, searched apart)."""
     question = read_question(text, graph.names, pages)
     if question.too_long:
         return Answer(question.text, (), False, None, (), (), too_long=True)
@@ -94,6 +98,24 @@ def answer_question(
     if fact is None and not (question.shape is Shape.DIFFERENCE and about):  # the things compared lead
         shown = _by_evidence(shown, chosen, about)
     confident = fact is not None or bool(chosen)
+    if logs and not confident and asks_about_upkeep(question.folded):
+        with_logs = ChainMap(dict(logs), pages)
+        logged = _from_log(store, with_logs, graph, question)
+        if logged is not None:  # the wiki's own history answers what no page does
+            pages = with_logs
+            page, chosen = logged
+            shown = [page, *shown][:ANSWER_PAGES]
+            return Answer(
+                question=question.text,
+                sentences=tuple(_sentence(scored, pages, url_for) for scored in chosen),
+                confident=True,
+                subject=about[0] if about else None,
+                passages=tuple(_passage(page, pages, url_for) for page in shown),
+                pages=tuple(_hit(page, pages, url_for) for page in shown),
+                shape=question.shape.value,
+                language=question.language,
+                confidence=_confidence(None, chosen, [page]),
+            )
     return Answer(
         question=question.text,
         sentences=tuple(_sentence(scored, pages, url_for) for scored in chosen),
@@ -106,6 +128,23 @@ def answer_question(
         language=question.language,
         confidence=_confidence(fact, chosen, read.values()),
     )
+
+
+def _from_log(
+    store: PassageStore, pages: Mapping[str, Page], graph: Graph, question: Question
+) -> tuple[_Read, list[Scored]] | None:
+    """The log's page and its sentences that answer, when an entry of the wiki's log does
+    (`WIKI_LOG` passages, searched apart and read only where they matched: each entry is its own
+    unit), else None."""
+    retrieval = retrieve(store, pages, question, 1, graph.names, kind=WIKI_LOG)
+    if not retrieval.pages:
+        return None
+    ranked = retrieval.pages[0]
+    sentences = sentences_of(ranked.chunks, 0)
+    scorer = scorer_for(retrieval, pages, graph.names, sentences)
+    best = scorer.best(sentences)
+    chosen = _answering(best)
+    return (_Read(ranked, ranked.chunks, best), chosen) if chosen else None
 
 
 def _by_evidence(shown: list[_Read], chosen: list[Scored], about: tuple[str, ...]) -> list[_Read]:

@@ -96,11 +96,16 @@ def retrieve(
     names: NameTable,
     *,
     subject: str | None = None,
+    kind: str = "",
 ) -> Retrieval:
     """The ``limit`` best pages for the question. ``subject`` (a page a follow-up is about) counts
-    as named when the question names no page."""
-    about = question.named or ((subject,) if subject in pages else ())
+    as named when the question names no page. ``kind``: search the passages of pages searched
+    apart of that type (the log, `index.store.values.Chunk.kind`) instead of the knowledge pages';
+    nothing named ranks them (they link to nothing)."""
+    about = () if kind else question.named or ((subject,) if subject in pages else ())
     plan = question.plan(about)
+    if kind:
+        plan = replace(plan, linked_paths=(), kind=kind)
     keywords = {
         term
         for keyword in question.keywords
@@ -110,7 +115,7 @@ def retrieve(
     subject_terms = [
         term for path in about if path not in question.named for term in name_terms(pages[path].title)
     ]
-    total, frequencies = store.document_frequencies({*plan.terms, *keywords, *subject_terms})
+    total, frequencies = store.document_frequencies({*plan.terms, *keywords, *subject_terms}, kind)
     written = renderings_written(question, frequencies, plan.terms)
     if written:
         plan = replace(plan, terms=(*plan.terms, *written)[:MAX_TERMS])
@@ -325,7 +330,7 @@ def _search(
         matches = store.search(replace(plan, terms=(), phrases=(phrase,)), limit=limit)
         if matches:
             return matches
-    return store.search(within_budget(plan, total, store.postings(plan.terms)), limit=limit)
+    return store.search(within_budget(plan, total, store.postings(plan.terms, plan.kind)), limit=limit)
 
 
 def _common_limit(total: int) -> float:

@@ -414,3 +414,22 @@ def relations_asked(folded: str, shape: Shape) -> tuple[tuple[Relation, ...], li
 
 
 _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+# -- the wiki's upkeep ----------------------------------------------------------------------------
+
+_UPKEEP = re.compile(
+    r"(?<![a-z0-9])(?:logs?|logged|lint(?:ed|ing)?|ingest\w*|enrich\w*|deep-dives?|slugs?|frontmatter"
+    r"|initiali[sz]\w*|schema)(?![a-z0-9])"
+    r"|ログ|初期化|取り込|取込|フロントマター|スキーマ|lint|ingest"
+    r"|(?<!\d)(?:19|20)\d\d-\d\d-\d\d(?!\d)"
+)
+"""The words of the wiki's upkeep (its log, a lint or ingest pass, an enrichment, its set-up, its
+slugs, frontmatter and schema) and a day (2026-08-23): what the agents' log records."""
+
+
+def asks_about_upkeep(folded: str) -> bool:
+    """Whether a (folded) question asks about the wiki's own upkeep rather than its subject: only
+    such a question is answered from the wiki's log (`index.asking.answer`), so that a log line
+    never passes for the answer to a question about something the wiki does not state."""
+    return _UPKEEP.search(folded) is not None

@@ -359,6 +359,12 @@ class Catalog:
         )
         """Set by an update that removed most of the vault's files, until one changes it again."""
         self.pages = PageMap(self.rows)
+        stored = meta.get("log_pages")
+        self.log_pages: dict[str, Page] = (
+            {page.path: page for page in pickle.loads(stored)} if isinstance(stored, bytes) else {}
+        )
+        """The wiki's logs read as pages, without their text (`index.reading.log_page`): no pages of
+        the vault, not in ``pages``; their passages are searched apart."""
         self.first_seen = FirstSeen(self.rows)
         problems = self.rows.db().execute(
             "SELECT path, skipped, warning FROM files WHERE skipped IS NOT NULL OR warning IS NOT NULL"

@@ -14,7 +14,8 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
+"""9: the wiki's log is a page, and the search store's passages have a kind (`index.store.values.Chunk`)."""
 CATALOG_FILE = "catalog.sqlite3"
 TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;

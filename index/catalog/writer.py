@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import astuple
+from dataclasses import astuple, replace
 from pathlib import Path
 
 from index.catalog.names import NamedPage, NameRow, distinct_rows, many_words
@@ -34,6 +34,7 @@ class CatalogWriter:
                     ("serial", 0),
                     ("updated_at", ""),
                     ("log_entries", _pickled(())),
+                    ("log_pages", _pickled(())),
                 ],
             )
         self.db.execute("BEGIN IMMEDIATE")
@@ -45,10 +46,13 @@ class CatalogWriter:
         log_entries: Sequence[LogEntry] | None,
         log_fingerprint: str,
         removal_warning: str | None = None,
+        log_pages: Sequence[Page] | None = None,
     ) -> int:
         """Commit, with a new serial (readers elsewhere notice it); returns the serial.
         ``log_entries`` None: the log did not change (it is not written again). ``removal_warning``:
-        the vault lost most of its files (`index.indexer.warn_of_removal`), None when it did not."""
+        the vault lost most of its files (`index.indexer.warn_of_removal`), None when it did not.
+        ``log_pages``: the logs read as pages (`index.indexer.log_pages`), kept without their text
+        (the search store holds it); None: they did not change."""
         serial = self.db.execute("SELECT value FROM meta WHERE key = 'serial'").fetchone()[0] + 1
         values: dict[str, object] = {
             "serial": serial,
@@ -59,6 +63,8 @@ class CatalogWriter:
         if log_entries is not None:
             # As tuples: unpickled every digest, a dataclass apiece took ten times as long.
             values["log_entries"] = _pickled([astuple(entry) for entry in log_entries])
+        if log_pages is not None:
+            values["log_pages"] = _pickled([replace(page, sections=()) for page in log_pages])
         self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", values.items())
         self.db.execute("COMMIT")
         return serial

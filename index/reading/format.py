@@ -20,6 +20,13 @@ SYNTHESIS_TYPES = frozenset({QUESTION, SURVEY, THESIS})
 ASK, BRIEF = "ask", "brief"
 COMPANION_TYPES = frozenset({ASK, BRIEF})
 """Per-source Q&A logs and Slack blurbs: read for the digest, never answers themselves."""
+WIKI_LOG = "wiki-log"
+"""The type of the wiki's log read as a page (`index.reading.log_page`). It is no page of the vault
+(not in the catalog's pages, not linked, not in a digest): its passages are searched apart from the
+knowledge pages', and answer only a question about the wiki's upkeep that no page answers."""
+SEARCHED_APART_TYPES = frozenset({WIKI_LOG})
+"""Pages that are no knowledge but are searched, each type apart from the knowledge pages (a
+passage's ``kind``, `index.store.values.Chunk`): asked for only when nothing else answers."""
 NOT_KNOWLEDGE_TYPES = frozenset({"meta", "overview", "request"})
 """Pages that describe the wiki rather than its subject (a ``type: meta`` note outside ``meta/``;
 a ``type: request``, a question asked of the wiki, wherever its inbox is)."""

@@ -423,11 +423,17 @@ def log_fingerprint(root: Path) -> str:
 def read_log(root: Path) -> str:
     """The text of the wiki's logs (`log_files`) one after the other, or ``""``; read like a page
     (`read_vault_file`): a linked log is not read."""
+    return "\n\n".join(text for _, text in read_logs(root))
+
+
+def read_logs(root: Path) -> list[tuple[str, str]]:
+    """(vault-relative path, text) of each of the wiki's logs (`log_files`) that could be read."""
     texts = []
     for spelled in log_files(root):
         try:
             data = read_vault_file(str(root), spelled)
         except OSError:
             continue
-        texts.append(data.decode("utf-8", errors="replace").replace("\r\n", "\n"))
-    return "\n\n".join(texts)
+        path = unicodedata.normalize("NFC", spelled)
+        texts.append((path, data.decode("utf-8", errors="replace").replace("\r\n", "\n")))
+    return texts

@@ -102,31 +102,71 @@ class LogEntry:
         return _unique((*self.summary, *created))
 
 
+@dataclass(frozen=True)
+class LogBlock:
+    """A stretch of the log as written: an entry (its heading and body, ``when`` set), a table row
+    that is an entry (``when`` set, the row its text), or text that is no entry (a preamble, an
+    undated section: ``when`` empty). What the log says, for a question about the wiki's history."""
+
+    when: str
+    heading: str
+    """The heading without its ``#`` marks and its date's brackets (``2026-05-28 init | Wiki
+    initialised``); empty for a preamble and a row."""
+    text: str
+
+
 def parse_log(text: str) -> tuple[LogEntry, ...]:
     """Every entry of a log, in file order (a table row's entry where the row is); preambles,
     undated headings and junk are skipped."""
     entries: list[LogEntry] = []
+    for heading, _, body, row in _walk(text):
+        if row is not None:
+            entries.append(row)
+        elif heading is not None:
+            entries.append(_entry(heading, body))
+    return tuple(entries)
+
+
+def log_blocks(text: str) -> tuple[LogBlock, ...]:
+    """The log cut where `parse_log` cuts it, every stretch with its text: each entry (a row
+    too), and the text before the first entry and under undated headings, in `parse_log`'s order
+    (file order, a dated table row before the stretch it stands in)."""
+    blocks: list[LogBlock] = []
+    for heading, written, body, row in _walk(text):
+        said = "\n".join(body).strip()
+        if row is not None:
+            blocks.append(LogBlock(row.when, "", said))
+        elif heading is not None or said:
+            blocks.append(LogBlock(heading[0] if heading else "", written, said))
+    return tuple(blocks)
+
+
+_Stretch = tuple[tuple[str, str, str] | None, str, list[str], LogEntry | None]
+"""(the entry's heading read, or None; the heading as written; the body lines; a row's entry)."""
+
+
+def _walk(text: str) -> Iterator[_Stretch]:
+    """The log's stretches in file order: text under a heading (or before any), up to the next
+    heading of level one or two or dated heading, and each table row that is an entry."""
     heading: tuple[str, str, str] | None = None
+    written = ""
     body: list[str] = []
     for line in unicodedata.normalize("NFC", text.lstrip("\ufeff")).splitlines():
         row = _row_entry(line)
         if row is not None:
-            entries.append(row)
+            yield None, "", [line.strip()], row
             continue
         match = _HEADING.match(line)
         if match and not _RULE.match(line):
             level, rest = len(match.group(1)), match.group(2)
             dated = _DATED.match(rest)
             if dated or level <= 2:
-                if heading:
-                    entries.append(_entry(heading, body))
+                yield heading, written, body, None
                 heading, body = (_heading(dated) if dated else None), []
+                written = f"{dated.group(1)} {dated.group(2)}".strip() if dated else rest
                 continue
-        if heading:
-            body.append(line)
-    if heading:
-        entries.append(_entry(heading, body))
-    return tuple(entries)
+        body.append(line)
+    yield heading, written, body, None
 
 
 def _heading(dated: re.Match[str]) -> tuple[str, str, str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from index.model import Page
+from index.reading.format import SEARCHED_APART_TYPES
 from index.store.values import Chunk
 
 MAX_CHUNK_CHARS = 700
@@ -16,8 +17,13 @@ Passages = tuple[str, str, tuple[tuple[str, str], ...]]
 
 
 def chunk_page(page: Page, linked_paths: tuple[str, ...]) -> list[Chunk]:
-    """One chunk per section, long sections cut at line or sentence ends; names on the first."""
-    return chunks_of(page.path, passages_of(page), linked_paths)
+    """One chunk per section, long sections cut at line or sentence ends; names on the first. A
+    page searched apart (the log) has chunks of its type's kind."""
+    return chunks_of(page.path, passages_of(page), linked_paths, kind=chunk_kind(page))
+
+
+def chunk_kind(page: Page) -> str:
+    return page.type if page.type in SEARCHED_APART_TYPES else ""
 
 
 def passages_of(page: Page) -> Passages:
@@ -28,7 +34,7 @@ def passages_of(page: Page) -> Passages:
     return (page.title, names, pieces)
 
 
-def chunks_of(path: str, passages: Passages, linked_paths: tuple[str, ...]) -> list[Chunk]:
+def chunks_of(path: str, passages: Passages, linked_paths: tuple[str, ...], *, kind: str = "") -> list[Chunk]:
     """The chunks of a page's passages; its links (the paths it links to) go on the first."""
     title, names, pieces = passages
     return [
@@ -40,6 +46,7 @@ def chunks_of(path: str, passages: Passages, linked_paths: tuple[str, ...]) -> l
             title=title if ordinal == 0 else "",
             names=names if ordinal == 0 else "",
             links=linked_paths if ordinal == 0 else (),
+            kind=kind,
         )
         for ordinal, (heading, text) in enumerate(pieces)
     ]

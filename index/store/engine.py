@@ -44,10 +44,16 @@ from index.store.postings import TermPool
 from index.store.values import Chunk, ChunkMatch, QueryPlan
 
 INDEX_NAME = "sakuin"
+APART_INDEX_NAME = "sakuin-apart"
+"""The passages of pages searched apart (`Chunk.kind`: the log), in an index of their own beside
+the knowledge pages': they neither take a place among the passages a question finds nor change
+what a word weighs there (its IDF, a passage's average length)."""
 POOL_MB = 24
 """Postings each writer process holds in memory before it writes a run to disk, and about what
 merging the runs holds at the end (`index.store.postings.TermPool`; an update's writer counts as
 whoosh does)."""
+APART_POOL_MB = 8
+"""The pool of the writer of the passages searched apart: a log is a few hundred of them."""
 QUEUED_JOBS = 1000
 """Batches of 100 passages the building process may hand on before the writer processes take
 them. A batch waits in a file, not in memory: the building process never stops for the writers,
@@ -55,6 +61,8 @@ and while it links the pages (at 100,000 pages, a long step of its own) they hav
 LINKED_TO_ALL_BOOST = 12.0
 NAMED_PAGE_BOOST = 2.0
 TERM_FIELDS = ("body", "title", "names")
+APART = "apart"
+"""The searcher of the passages searched apart (`APART_INDEX_NAME`), among a thread's searchers."""
 BM25_B = 0.75
 BM25_K1 = 1.2
 RESCORED = 4
@@ -145,18 +153,22 @@ class SearchStore:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self._index = None
+        self._apart = None
         self._local = threading.local()
         self._lengths = _Lengths()
 
     def create(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         self._index = self._storage().create_index(_schema(), indexname=INDEX_NAME)
+        self._apart = self._storage().create_index(_schema(), indexname=APART_INDEX_NAME)
 
     def open(self) -> None:
         """Open the index; raises when it is missing or unreadable (the caller rebuilds)."""
         self._index = self._storage().open_index(indexname=INDEX_NAME)
-        with self._index.searcher() as searcher:
-            searcher.doc_count()
+        self._apart = self._storage().open_index(indexname=APART_INDEX_NAME)
+        for index in (self._index, self._apart):
+            with index.searcher() as searcher:
+                searcher.doc_count()
 
     def _storage(self) -> FileStorage:
         """Segment files are read, not memory-mapped: at 10,000 pages mapping them doubled the
@@ -171,19 +183,22 @@ class SearchStore:
         ``workers`` > 1 indexes in that many processes, each writing its own segment (for full
         builds; an incremental update is too small to gain from it).
         """
-        if self._index is None:
+        if self._index is None or self._apart is None:
             raise RuntimeError("store is not open")
         if workers > 1:
             subargs = {"limitmb": POOL_MB, "codec": _build_codec()}
             writer = _SpawningWriter(self._index, procs=workers, subargs=subargs)
         else:
             writer = self._index.writer(limitmb=POOL_MB)
+        batch = StoreBatch(writer, self._apart)
         try:
-            yield StoreBatch(writer)
+            yield batch
         except BaseException:
             writer.cancel()
+            batch.cancel_apart()
             raise
         writer.commit()
+        batch.commit_apart()
 
     def search(self, plan: QueryPlan, limit: int) -> list[ChunkMatch]:
         """The ``limit`` best passages: found by the plan's terms, phrases and named pages; when it
@@ -191,7 +206,7 @@ class SearchStore:
         finding = _finding_query(plan)
         if finding is None:
             return []
-        searcher = self._searcher()
+        searcher = self._searcher(plan.kind)
         wanted = limit * RESCORED if plan.ranking_terms else limit
         if plan.phrases:
             found = [(float(hit.score), hit.docnum) for hit in searcher.search(finding, limit=wanted)]
@@ -204,39 +219,47 @@ class SearchStore:
 
     def page_chunks(self, path: str) -> list[ChunkMatch]:
         """Every passage of one page, in page order (score 0: nothing was asked)."""
-        searcher = self._searcher()
         chunks = [
             ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], 0.0)
-            for fields in searcher.documents(path=path)
+            for fields in self._searcher().documents(path=path)
+        ] or [
+            ChunkMatch(fields["path"], fields["ordinal"], fields["heading"], fields["text"], 0.0)
+            for fields in self._searcher(APART).documents(path=path)
         ]
         return sorted(chunks, key=lambda chunk: chunk.ordinal)
 
-    def postings(self, terms: Iterable[str]) -> dict[str, int]:
+    def postings(self, terms: Iterable[str], kind: str = "") -> dict[str, int]:
         """How many postings searching each term walks: its passages in every field searched (an
         English word is in the body of few passages but in the titles of many sources)."""
-        searcher = self._searcher()
+        searcher = self._searcher(kind)
         return {term: sum(searcher.doc_frequency(name, term) for name in TERM_FIELDS) for term in terms}
 
-    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+    def document_frequencies(self, terms: Iterable[str], kind: str = "") -> tuple[int, dict[str, int]]:
         """How many chunks there are, and how many contain each body term."""
-        searcher = self._searcher()
+        searcher = self._searcher(kind)
         return searcher.doc_count(), {term: searcher.doc_frequency("body", term) for term in terms}
 
-    def _searcher(self):
-        """This thread's searcher, opened again after a commit. Not `Searcher.refresh`: it reuses
-        the reader of every segment whose id did not change, with that segment's deletions as they
-        were, so an edited page's old passages kept matching beside its new ones."""
-        if self._index is None:
+    def _searcher(self, kind: str = ""):
+        """This thread's searcher of the passages of ``kind`` (any kind: those searched apart),
+        opened again after a commit. Not `Searcher.refresh`: it reuses the reader of every segment
+        whose id did not change, with that segment's deletions as they were, so an edited page's
+        old passages kept matching beside its new ones."""
+        index = self._apart if kind else self._index
+        if index is None:
             raise RuntimeError("store is not open")
-        searcher = getattr(self._local, "searcher", None)
+        searchers = self._local.__dict__.setdefault("searchers", {})
+        which = APART if kind else ""
+        searcher = searchers.get(which)
         if searcher is not None and not searcher.up_to_date():
             searcher.close()
             searcher = None
         if searcher is None:
-            searcher = self._local.searcher = self._index.searcher(
-                weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1)
-            )
-            segments = {reader.segment().segment_id() for reader, _ in searcher.reader().leaf_readers()}
+            searcher = searchers[which] = index.searcher(weighting=scoring.BM25F(B=BM25_B, K1=BM25_K1))
+            segments = {
+                reader.segment().segment_id()
+                for opened in searchers.values()
+                for reader, _ in opened.reader().leaf_readers()
+            }
             self._lengths.keep_only(segments)
         return searcher
 
@@ -344,14 +367,23 @@ class _SpawningWriter(MpWriter):
 
 
 class StoreBatch:
-    def __init__(self, writer) -> None:
+    """Deletions and additions: a knowledge page's passages to the store's index, the passages of
+    pages searched apart to the index beside it (its writer opened when first needed)."""
+
+    def __init__(self, writer, apart) -> None:
         self._writer = writer
+        self._apart = apart
+        self._apart_writer = None
+        self._apart_held = apart.doc_count_all() > 0
 
     def delete_page(self, path: str) -> None:
         self._writer.delete_by_term("path", path)
+        if self._apart_held:
+            self._apart_writing().delete_by_term("path", path)
 
     def add(self, chunk: Chunk) -> None:
-        self._writer.add_document(
+        writer = self._apart_writing() if chunk.kind else self._writer
+        writer.add_document(
             id=f"{chunk.path}#{chunk.ordinal}",
             path=chunk.path,
             ordinal=chunk.ordinal,
@@ -362,6 +394,19 @@ class StoreBatch:
             body=f"{chunk.heading}\n{chunk.text}",
             links=",".join(chunk.links),
         )
+
+    def _apart_writing(self):
+        if self._apart_writer is None:
+            self._apart_writer = self._apart.writer(limitmb=APART_POOL_MB)
+        return self._apart_writer
+
+    def commit_apart(self) -> None:
+        if self._apart_writer is not None:
+            self._apart_writer.commit()
+
+    def cancel_apart(self) -> None:
+        if self._apart_writer is not None:
+            self._apart_writer.cancel()
 
 
 def _match(fields: Mapping[str, Any], score: float) -> ChunkMatch:

@@ -18,6 +18,8 @@ class Chunk:
     title: str = ""
     names: str = ""
     links: tuple[str, ...] = ()
+    kind: str = ""
+    """Empty for a knowledge page's passage; else the type of a page searched apart (the log)."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class QueryPlan:
     linked_paths: tuple[str, ...] = ()
     term_weights: Mapping[str, float] = field(default_factory=dict)
     ranking_terms: tuple[str, ...] = ()
+    kind: str = ""
+    """Which passages are searched: those of this `Chunk.kind` only (empty: the knowledge pages')."""
 
 
 @dataclass(frozen=True)
@@ -58,10 +62,10 @@ class PassageStore(Protocol):
         """Every passage of one page, in page order."""
         ...
 
-    def postings(self, terms: Iterable[str]) -> dict[str, int]:
-        """How many postings searching each term walks."""
+    def postings(self, terms: Iterable[str], kind: str = "") -> dict[str, int]:
+        """How many postings searching each term walks (among the passages of ``kind``)."""
         ...
 
-    def document_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
-        """How many passages there are, and how many contain each term."""
+    def document_frequencies(self, terms: Iterable[str], kind: str = "") -> tuple[int, dict[str, int]]:
+        """How many passages (of ``kind``) there are, and how many contain each term."""
         ...

@@ -169,3 +169,60 @@ def test_the_state_says_when_an_update_is_under_way(tmp_path: Path) -> None:
     wiki.update(progress=lambda done, total: seen.append(wiki.state().updating))
     assert seen and all(seen)
     assert wiki.state().status == "ready" and not wiki.state().updating
+
+
+LOGGED_VAULT: dict[str, str | bytes] = {
+    E + "Kite Labs.md": entity("Kite Labs", body="Kite Labs was founded in Osaka in 2019."),
+    E + "Heron.md": entity("Heron", body="Heron is a scheduler. It restarts failed jobs."),
+    "wiki/log.md": (
+        "# Wiki Log\n\nFormat: `## [YYYY-MM-DD] type | description`\n\n"
+        "## [2026-05-28] init | Wiki initialised\n\nIndex and log bootstrapped.\n\n"
+        "## [2026-05-30] ingest | Kite Labs blog\n\n"
+        "- Created: [[Kite Labs]] (founded in Kyoto, per the blog)\n"
+        "- Enriched: 12 pages\n"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("question", "from_log", "said"),
+    [
+        ("When did the wiki get initialised according to the log?", True, "2026-05-28"),
+        ("How many pages got enriched in the Kite Labs ingest?", True, "12 pages"),
+        ("Where was Kite Labs founded?", False, "Osaka"),  # the page states it: the log is not asked
+        ("What does Heron restart?", False, "failed jobs"),
+    ],
+)
+def test_the_log_answers_questions_about_the_wiki_that_no_page_answers(
+    tmp_path: Path, question: str, from_log: bool, said: str
+) -> None:
+    wiki = Wiki.open(write_vault(tmp_path / "vault", LOGGED_VAULT), tmp_path / "index")
+    wiki.update()
+    answer = wiki.answer(question)
+    assert answer.confident
+    assert (answer.sentences[0].path == "wiki/log.md") is from_log
+    assert said in answer.sentences[0].text
+
+
+def test_the_log_is_no_page_and_no_answer_to_a_question_about_the_subject(tmp_path: Path) -> None:
+    wiki = Wiki.open(write_vault(tmp_path / "vault", LOGGED_VAULT), tmp_path / "index")
+    wiki.update()
+    assert "wiki/log.md" not in wiki.live().catalog.pages
+    assert wiki.search("initialised bootstrapped").hits == ()
+    answer = wiki.answer("Which blog said where Heron was written?")  # the log's words, no upkeep asked
+    assert all(sentence.path != "wiki/log.md" for sentence in answer.sentences)
+
+
+def test_an_update_reads_the_changed_log_again(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", LOGGED_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    wiki.update()
+    (vault / "wiki/log.md").write_text(
+        "# Log\n\n## [2026-06-01] lint | 3 stale pages found\n", encoding="utf-8"
+    )
+    wiki.update()
+    assert "3 stale pages" in wiki.answer("How many stale pages did the lint find?").sentences[0].text
+    assert not wiki.answer("When did the wiki get initialised according to the log?").confident
+    (vault / "wiki/log.md").unlink()
+    wiki.update()
+    assert not wiki.answer("How many stale pages did the lint find?").confident

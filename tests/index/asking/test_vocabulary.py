@@ -8,7 +8,16 @@ import pytest
 import snowballstemmer
 
 from index.analysis import fold
-from index.asking.vocabulary import Shape, asks, gloss, relations_asked, shape_of, singular, stem
+from index.asking.vocabulary import (
+    Shape,
+    asks,
+    asks_about_upkeep,
+    gloss,
+    relations_asked,
+    shape_of,
+    singular,
+    stem,
+)
 
 
 @pytest.mark.parametrize(
@@ -240,3 +249,28 @@ def test_stemming_from_many_threads_at_once_gives_each_its_own_stem() -> None:
 )
 def test_questions_that_ask_when(question: str, dated: bool) -> None:
     assert shape_of(fold(question)).dated is dated
+
+
+@pytest.mark.parametrize(
+    ("question", "upkeep"),
+    [
+        ("When did the wiki get initialised according to the log?", True),
+        ("How many pages got enriched in the NotebookLM pass?", True),
+        ("Which page did the lint pass find completely empty?", True),
+        ("How many new pages did the deep-dive on The End of Borley Rectory create?", True),
+        ("What prefix do the source slugs use?", True),
+        ("When was the page frontmatter migrated to OKF v0.2?", True),
+        ("2026-08-23 の lint で stale は何件と報告された？", True),
+        ("2026-08-10 の説明文補完の作業では何ページが対象になった？", True),
+        ("この wiki が初期化されたのはいつ？", True),
+        ("log.md を更新したあと log.txt を作り直すのはどのスクリプト？", True),
+        ("PR #789 の review は wiki ingest で skip されてる？", True),
+        ("Who opened the Psychic Fête in June 1939?", False),
+        ("rite の review 結果を Slack に通知する設定ってどうやるの？", False),
+        ("How many pages long was the Blue Book?", False),  # a page of a book is no page of the wiki
+        ("What does the catalog say about blogs and dialogues?", False),  # log only as a word
+        ("Minder は 2024 年に何を発表した?", False),  # a year is not a day of the log
+    ],
+)
+def test_a_question_about_the_wikis_upkeep(question: str, upkeep: bool) -> None:
+    assert asks_about_upkeep(fold(question)) is upkeep

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.reading.wiki_log import parse_log
+from index.reading.wiki_log import log_blocks, parse_log
 
 
 def lists(text: str) -> list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
@@ -145,3 +145,53 @@ def test_newest_first_and_oldest_first_read_alike() -> None:
     )
     assert sorted(lists(newest_first)) == sorted(lists(oldest_first))
     assert len(lists(newest_first)) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "# Wiki Log\n\nFormat: `## [YYYY-MM-DD] type | description`\n\n"
+            "## [2026-05-28] init | Wiki initialised\n\nIndex and log bootstrapped.\n",
+            [
+                ("", "Wiki Log", "Format: `## [YYYY-MM-DD] type | description`"),
+                ("2026-05-28", "2026-05-28 init | Wiki initialised", "Index and log bootstrapped."),
+            ],
+            id="preamble-then-entry",
+        ),
+        pytest.param(
+            "## 2026-08-23\n* **lint:warning** — stale=21\n### detail\n- more\n## 2026-08-21\n* x\n",
+            [
+                ("2026-08-23", "2026-08-23", "* **lint:warning** — stale=21\n### detail\n- more"),
+                ("2026-08-21", "2026-08-21", "* x"),
+            ],
+            id="a-deeper-heading-stays-in-its-entry",
+        ),
+        pytest.param(
+            "| when | action |\n|---|---|\n| 2026-07-19T15:00:00+09:00 | ingest:create | [x](pages/x.md) |\n",
+            [
+                (
+                    "2026-07-19T15:00:00+09:00",
+                    "",
+                    "| 2026-07-19T15:00:00+09:00 | ingest:create | [x](pages/x.md) |",
+                ),
+                ("", "", "| when | action |\n|---|---|"),
+            ],
+            id="a-dated-row-is-an-entry-read-before-the-text-around-it",
+        ),
+        pytest.param(
+            "## Conventions\nAppend only.\n## [2026-01-02 10:30] ingest | a\n",
+            [("", "Conventions", "Append only."), ("2026-01-02 10:30", "2026-01-02 10:30 ingest | a", "")],
+            id="undated-section-and-an-empty-entry",
+        ),
+        pytest.param("", [], id="empty"),
+    ],
+)
+def test_the_log_cut_into_blocks_with_their_text(text: str, expected: list) -> None:
+    assert [(block.when, block.heading, block.text) for block in log_blocks(text)] == expected
+
+
+def test_blocks_cut_where_the_entries_are() -> None:
+    text = "# Log\nintro\n## [2026-06-14] ingest | a\n- 作成: [[A]]\n| 2026-06-15 | create | [[B]] |\n## x\n"
+    dated = [block.when for block in log_blocks(text) if block.when]
+    assert dated == [entry.when for entry in parse_log(text)] == ["2026-06-15", "2026-06-14"]
