@@ -180,8 +180,8 @@ def clean_path(path: str) -> str:
 
 
 def page_problems(questions: Sequence[Question], on_disk: set[str], indexed: set[str]) -> list[str]:
-    """A warning per expected page the vault does not have, or that sakuin does not index, naming the
-    questions that expect it."""
+    """A warning per expected page the vault does not have, or that sakuin does not search (``indexed``:
+    its pages and its logs), naming the questions that expect it."""
     expecting: dict[str, list[str]] = {}
     for question in questions:
         for page in question.pages:

@@ -79,9 +79,10 @@ def run_wiki(
     engine.build()
     build_s = time.perf_counter() - started
     wiki, settings = engine.wiki, engine.settings
-    pages = wiki.live().catalog.pages.values()
-    indexed = [page.path for page in pages]
-    problems = (*file.problems, *page_problems(file.questions, files_in(vault), set(indexed)))
+    catalog = wiki.live().catalog
+    indexed = [page.path for page in catalog.pages.values()]
+    searched = {*indexed, *catalog.log_pages}  # the log answers too, searched apart
+    problems = (*file.problems, *page_problems(file.questions, files_in(vault), searched))
     started = time.perf_counter()
     fts5 = Fts5Index.build(vault, work / "fts5.sqlite3", indexed)
     fts5_build_s = time.perf_counter() - started
@@ -89,7 +90,7 @@ def run_wiki(
         rows = tuple(measure_question(question, wiki, settings, fts5) for question in file.questions)
     finally:
         fts5.close()
-    sources = {page.path for page in pages if page.type == SOURCE}
+    sources = {page.path for page in catalog.pages.values() if page.type == SOURCE}
     digest = measure_digest(wiki, settings, vault, indexed, sources, digest_pages or pages_of_digest)
     return WikiRun(file, vault, len(indexed), build_s, fts5_build_s, problems, rows, digest)
 
