@@ -75,11 +75,13 @@ _DEFINITION = re.compile(
 )
 _FRAMING = re.compile(
     r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
-    r"|supposed\s+to|according\s+to|c[oa]me?\s+up\s+with"
+    r"|supposed\s+to|according\s+to(?:\s+(?:the|our)\s+(?:wiki|notes|docs))?|c[oa]me?\s+up\s+with"
     r"|stands?\s+for|do\s+you\s+(?:know|remember))\b"
+    r"|(?:wiki|ウィキ)\s*(?:によると|によれば|では|だと)"
 )
-"""How an English question hedges or frames itself (roughly how many, according to the log, who
-came up with X, what does X stand for): no sentence is expected to say these words."""
+"""How a question hedges or frames itself (roughly how many, according to the log, according to
+the wiki, who came up with X, what does X stand for, wiki では): no sentence is expected to say these
+words."""
 _ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _ORDINAL = frozenset({"番", "号"})
 """何番 (ポート), 何号: which number, not a count of anything."""

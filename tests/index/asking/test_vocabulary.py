@@ -176,6 +176,8 @@ def test_whether_a_message_asks(message: str, asked: bool) -> None:
         ("Who came up with Futarchy?", ("came up with",)),
         ("What does GFM stand for?", ("stand for",)),
         ("When did the wiki start, according to the log?", ("according to",)),
+        ("What is the default timeout, according to the wiki?", ("according to the wiki",)),
+        ("wiki では何て名前になってる?", ("wiki では",)),
         ("What am I supposed to write instead?", ("supposed to",)),
         ("Who developed Minder?", ()),
     ],
