@@ -27,7 +27,7 @@ from functools import lru_cache
 from index.analysis import fold
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, table_row
-from index.asking.vocabulary import Shape, stem
+from index.asking.vocabulary import STOPWORDS, Shape, stem
 from index.asking.weights import SaidText, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
@@ -188,6 +188,7 @@ class SentenceScorer:
         self._context: dict[tuple[str, str], SaidText] = {}
         self._targets: dict[str, frozenset[str]] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
+        self._asked_words: frozenset[str] | None = None
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -402,7 +403,9 @@ class SentenceScorer:
                     *_CODE_NAME.finditer(sentence.text),
                     *_FOREIGN_NAME.finditer(sentence.text),
                 )
-                if fold(match.group()) not in own and not self._names_a_subject(match.group())
+                if fold(match.group()) not in own
+                and not self._names_a_subject(match.group())
+                and (not self.question.proper or self._names_anew(match.group()))
             ]
         if not spans:
             spans = [
@@ -413,6 +416,20 @@ class SentenceScorer:
                 and (wants is None or span.page.type == wants)
             ]
         return bool(spans), spans
+
+    def _names_anew(self, text: str) -> bool:
+        """A name the question does not say: not a capitalised function word (``He``, ``No`` opening
+        a sentence), nor only the question's own words (``PR`` of "who merged PR #548?"): the name
+        asked for is one the question does not know."""
+        folded = fold(text)
+        if not folded.isascii():
+            return folded not in self.question.folded
+        words = [word for word in _LATIN.findall(folded) if word not in STOPWORDS]
+        if not words:
+            return False
+        if self._asked_words is None:
+            self._asked_words = frozenset(stem(word) for word in _LATIN.findall(self.question.folded))
+        return not all(stem(word) in self._asked_words for word in words)
 
     def _names_a_subject(self, text: str) -> bool:
         folded = fold(text)

@@ -275,6 +275,9 @@ class Shaped:
     wants: str | None = None
     dated: bool = False
     """It asks when (いつ, 何年, when …, what year): a date or a year answers it, and only then."""
+    proper: bool = False
+    """It asks for a proper name (誰, どこ, who, where, what … called, 何て名前), not for a thing of a
+    kind (what powder, which exit code), whose answer may be a common word or a number."""
 
 
 def shape_of(folded: str) -> Shaped:
@@ -304,7 +307,9 @@ def shape_of(folded: str) -> Shaped:
             # "which paper …": the noun stays a keyword, and says what kind of page answers.
             span = (name.start(), name.start("noun") if name.group("noun") else name.start("noun_en"))
             return Shaped(Shape.NAME, [*asking, span], wants=PAGE_NOUNS.get(singular(noun)))
-        return Shaped(Shape.NAME, [*asking, name.span()], cues=ANSWER_CUES[cue] if cue else ())
+        return Shaped(
+            Shape.NAME, [*asking, name.span()], cues=ANSWER_CUES[cue] if cue else (), proper=noun is None
+        )
     definition = _DEFINITION.search(folded)
     if definition and not _ATTRIBUTE.match(folded, definition.end()):
         return Shaped(Shape.DEFINITION, [*asking, definition.span()])
