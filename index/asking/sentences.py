@@ -199,6 +199,7 @@ class SentenceScorer:
         context = self._context_of(sentence)
         words = words_of(sentence.folded)
         covered = said = 0.0
+        own = passage_only = False
         terms: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
             weight = self.weights.get(keyword.text, 0.0)
@@ -212,9 +213,11 @@ class SentenceScorer:
             if spans or context.has(keyword.said_as):
                 covered += weight
                 said += weight if spans else 0.0
+                own = own or weight > 0
                 terms.extend(spans)
             elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
+                passage_only = passage_only or weight > 0
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
@@ -225,6 +228,10 @@ class SentenceScorer:
             self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named
         )
         linked = not about and any(self.links(sentence, path) for path in self.named)
+        # A word of the question its passage says and the sentence does not points to the sentence
+        # that says it (goldfish: "He loved goldfish.", not the next one): a sentence that says
+        # none of the question's words itself holds no answer, unless it holds the unit asked.
+        fits = fits and (own or not passage_only or bool(self.units))
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
