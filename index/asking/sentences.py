@@ -58,6 +58,13 @@ _DATE = re.compile(
 question asks when."""
 _WHEN = re.compile(rf"{_DATE.pattern}|(?<![\d.])(?:19|20)\d\d(?![\d.])|\d{{1,4}}\s*[年月日](?!間)")
 """What answers when: a date, a year, a number of 年, 月 or 日 (2024 年 7 月 26 日)."""
+_MONEY = re.compile(
+    r"(?:[£$€¥￥]|\b(?:us|usd|eur|gbp|jpy)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:[kmb]\b|million|billion|万|億))?"
+    r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:[kmb]\s+|million\s+|billion\s+|[万億千])?"
+    r"(?:円|ドル|ユーロ|ポンド|元|(?:pounds?|dollars?|euros?|yen|shillings?|guineas?|pence|usd|eur|gbp|jpy)\b)"
+)
+"""A sum of money: a currency sign or code before a number (£30, $332.84, USD 5), or a currency
+after it (30 円, 2 万円, 100 ドル, 20 pounds, 5 guineas)."""
 _COUNTERS = frozenset(
     {
         *"人名件個本回枚台冊社点票通頭匹羽杯軒分秒度歳位日つ",
@@ -335,7 +342,8 @@ class SentenceScorer:
             and said.has(keyword.said_as)
             for keyword in self.question.keywords
         )
-        if keyed and self.question.shape is Shape.NUMBER and (self.units or self.question.dated):
+        asked = self.units or self.question.dated or self.question.priced
+        if keyed and self.question.shape is Shape.NUMBER and asked:
             return self._quantity(sentence)[0]
         return keyed
 
@@ -347,6 +355,9 @@ class SentenceScorer:
         folded = sentence.folded
         if self.question.dated:
             found = [_strip_span(folded, *match.span()) for match in _WHEN.finditer(folded)]
+            return bool(found), found
+        if self.question.priced:
+            found = [_strip_span(folded, *match.span()) for match in _MONEY.finditer(folded)]
             return bool(found), found
         units = self.units
         soft = bool(units) and units[0] in _COUNTERS

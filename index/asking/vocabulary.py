@@ -81,6 +81,11 @@ _FRAMING = re.compile(
 """How an English question hedges or frames itself (roughly how many, according to the log, who
 came up with X, what does X stand for): no sentence is expected to say these words."""
 _ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
+_ASKS_MONEY = re.compile(
+    r"いくら|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
+    r"|earn(?:ed|s)?|raised?|worth|budget|sold\s+for|sell\s+for|br(?:ing|ought)\s+in)\b"
+)
+"""It asks for a sum of money: いくら (いくつ counts), how much … pay, cost, rent, money …"""
 _ORDINAL = frozenset({"番", "号"})
 """何番 (ポート), 何号: which number, not a count of anything."""
 _ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhat\b|\bwhich\b|\bhow\b")
@@ -275,6 +280,8 @@ class Shaped:
     wants: str | None = None
     dated: bool = False
     """It asks when (いつ, 何年, when …, what year): a date or a year answers it, and only then."""
+    priced: bool = False
+    """It asks for a sum of money (いくら, how much did … pay): a number with a currency answers it."""
     proper: bool = False
     """It asks for a proper name (誰, どこ, who, where, what … called, 何て名前), not for a thing of a
     kind (what powder, which exit code), whose answer may be a common word or a number."""
@@ -290,6 +297,7 @@ def shape_of(folded: str) -> Shaped:
         return Shaped(Shape.DIFFERENCE, [*asking, difference.span()])
     number = _NUMBER.search(folded)
     dated = bool(_ASKS_WHEN.search(folded))
+    priced = bool(_ASKS_MONEY.search(folded))
     if number:
         for group in ("unit", "unit_en"):
             if number.group(group):
@@ -297,8 +305,8 @@ def shape_of(folded: str) -> Shaped:
                 span = (number.start(), number.start(group))
                 words = number.group(group).split()
                 counted = None if words[-1] in _ORDINAL else " ".join(singular(word) for word in words)
-                return Shaped(Shape.NUMBER, [*asking, span], unit=counted, dated=dated)
-        return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated)
+                return Shaped(Shape.NUMBER, [*asking, span], unit=counted, dated=dated, priced=priced)
+        return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated, priced=priced)
     name = next((match for match in _NAME.finditer(folded) if match.group("noun_en") not in STOPWORDS), None)
     if name:
         noun = name.group("noun") or name.group("noun_en") or name.group("focus")
