@@ -196,6 +196,11 @@ class SentenceScorer:
         self._targets: dict[str, frozenset[str]] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
         self._asked_words: frozenset[str] | None = None
+        self._proper = frozenset(
+            k.text
+            for k in question.keywords
+            if question.language == "en" and k.name is None and capitalised(question.text, k.start, k.text)
+        )
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -206,7 +211,7 @@ class SentenceScorer:
         context = self._context_of(sentence)
         words = words_of(sentence.folded)
         covered = said = 0.0
-        own = passage_only = False
+        own = passage_only = unnamed = False
         terms: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
             weight = self.weights.get(keyword.text, 0.0)
@@ -225,6 +230,8 @@ class SentenceScorer:
             elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
                 passage_only = passage_only or weight > 0
+            else:
+                unnamed = unnamed or (weight > 0 and keyword.text in self._proper)
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
@@ -239,6 +246,10 @@ class SentenceScorer:
         # that says it (goldfish: "He loved goldfish.", not the next one): a sentence that says
         # none of the question's words itself holds no answer, unless it holds the unit asked.
         fits = fits and (own or not passage_only or bool(self.units))
+        # A thing an English question writes as a name (MiB, Heartbleed) that the sentence, its
+        # page, heading and passage never say: it tells of another thing. (A Latin name in a
+        # Japanese question is often written in kana by the prose: Weyl → ワイル.)
+        fits = fits and not unnamed
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
@@ -467,6 +478,19 @@ class SentenceScorer:
         """Both things compared (or the one named, or none) and a word that contrasts them."""
         about = [path for path in self.named if self.about(sentence, path)]
         return len(about) >= min(2, len(self.named)) and bool(_CONTRAST.search(sentence.folded))
+
+
+def capitalised(text: str, start: int, keyword: str) -> bool:
+    """The question writes the Latin word at ``start`` of its folded text as a name: capitalised
+    (Podman, Heartbleed), not as the first word of a sentence, or with a capital or a digit inside
+    (OSTree, Argon2id). A question folding changes the length of is not read so."""
+    if not keyword.isascii() or len(fold(text)) != len(text) or keyword in STOPWORDS:
+        return False
+    written = text[start : start + len(keyword)]
+    if any(char.isupper() or char.isdigit() for char in written[1:]):
+        return True
+    before = text[:start].rstrip()
+    return written[:1].isupper() and bool(before) and before[-1] not in ".!?。！？「『\"'(（"
 
 
 def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
