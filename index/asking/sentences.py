@@ -250,6 +250,12 @@ class SentenceScorer:
         # page, heading and passage never say: it tells of another thing. (A Latin name in a
         # Japanese question is often written in kana by the prose: Weyl → ワイル.)
         fits = fits and not unnamed
+        # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
+        # page it stands on (how many syscalls does Podman's seccomp profile block?).
+        if self.question.shape is Shape.NUMBER and len(self.named) >= 2 and not all(
+            self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named
+        ):
+            fits = False
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
