@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from index.analysis import tokenize
 from index.asking.question import MAX_TERMS, Question, read_question
-from index.asking.sentences import Scored, SentenceScorer, folded_names
+from index.asking.sentences import COUNTERS, Scored, SentenceScorer, folded_names
 from index.asking.splitting import Sentence, split_sentences
 from index.asking.vocabulary import Shape
 from index.asking.weights import bigrams, keyword_weights, name_terms, name_weight
@@ -190,7 +190,7 @@ def scorer_for(
     ]
     weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said, titles)
     units = unit_renderings(retrieval.question)
-    if not any(unit in sentence.folded for sentence in sentences for unit in units):
+    if not any(unit in sentence.folded for sentence in sentences for unit in units) and not _kept(units):
         units = ()  # how many interruptions: the passages count 中断 in Japanese; any number may answer
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
@@ -198,6 +198,13 @@ def scorer_for(
     return SentenceScorer(
         retrieval.question, weights, pages, names, subject=subject, subject_weight=subject_weight, units=units
     )
+
+
+def _kept(units: tuple[str, ...]) -> bool:
+    """A unit the passages must say even when none does: a Japanese noun typed in Japanese (何議席,
+    何ページ) is what Japanese prose counts with; when no passage says it, no number answers. An
+    English unit may be said in Japanese (interruptions: 中断), a counter (何人: 13 名) in many ways."""
+    return bool(units) and not units[0].isascii() and units[0] not in COUNTERS
 
 
 def unit_renderings(question: Question) -> tuple[str, ...]:

@@ -65,7 +65,7 @@ _MONEY = re.compile(
 )
 """A sum of money: a currency sign or code before a number (£30, $332.84, USD 5), or a currency
 after it (30 円, 2 万円, 100 ドル, 20 pounds, 5 guineas)."""
-_COUNTERS = frozenset(
+COUNTERS = frozenset(
     {
         *"人名件個本回枚台冊社点票通頭匹羽杯軒分秒度歳位日つ",
         "時間",
@@ -79,7 +79,7 @@ _COUNTERS = frozenset(
     }
 )
 """Japanese counters: prose counts with another (13 名 for 何人) or with a noun (95 ファイル)."""
-_COUNTED = re.compile(r"\s*(?:" + "|".join(sorted(_COUNTERS, key=len, reverse=True)) + ")")
+_COUNTED = re.compile(r"\s*(?:" + "|".join(sorted(COUNTERS, key=len, reverse=True)) + ")")
 """A Japanese counter right after a number (130 名, 3 日間)."""
 _NUMBER_WORD = re.compile(
     r"(?<![a-z-])(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
@@ -377,7 +377,7 @@ class SentenceScorer:
             found = [_strip_span(folded, *match.span()) for match in _MONEY.finditer(folded)]
             return bool(found), found
         units = self.units
-        soft = bool(units) and units[0] in _COUNTERS
+        soft = bool(units) and units[0] in COUNTERS
         dates = [match.span() for match in _DATE.finditer(folded)]
         # English counts in Japanese prose with a counter (how many people: 参加者 130 名).
         unsaid = not any(unit in folded for unit in units)
