@@ -244,16 +244,19 @@ class SentenceScorer:
         linked = not about and any(self.links(sentence, path) for path in self.named)
         # A word of the question its passage says and the sentence does not points to the sentence
         # that says it (goldfish: "He loved goldfish.", not the next one): a sentence that says
-        # none of the question's words itself holds no answer, unless it holds the unit asked.
-        fits = fits and (own or not passage_only or bool(self.units))
+        # none of the question's words itself holds no answer, unless it holds the unit or the kind
+        # of name asked (21 ファイル for how many files, チーム for which team).
+        fits = fits and (own or not passage_only or bool(self.units or self.question.cues))
         # A thing an English question writes as a name (MiB, Heartbleed) that the sentence, its
         # page, heading and passage never say: it tells of another thing. (A Latin name in a
         # Japanese question is often written in kana by the prose: Weyl → ワイル.)
         fits = fits and not unnamed
         # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
         # page it stands on (how many syscalls does Podman's seccomp profile block?).
-        if self.question.shape is Shape.NUMBER and len(self.named) >= 2 and not all(
-            self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named
+        if (
+            self.question.shape is Shape.NUMBER
+            and len(self.named) >= 2
+            and not all(self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named)
         ):
             fits = False
         score = coverage if fits else coverage * UNFIT_FACTOR
@@ -381,7 +384,7 @@ class SentenceScorer:
         dates = [match.span() for match in _DATE.finditer(folded)]
         # English counts in Japanese prose with a counter (how many people: 参加者 130 名).
         unsaid = not any(unit in folded for unit in units)
-        counters = bool(units and not soft and _CJK_TEXT.search(folded)) and unsaid
+        counters = bool(units and not soft and units[0].isascii() and _CJK_TEXT.search(folded)) and unsaid
         found = []
         counted: list[tuple[int, int]] = []
         for match in _QUANTITY.finditer(folded):
