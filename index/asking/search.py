@@ -11,6 +11,7 @@ merely its best-scoring passage.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
@@ -201,10 +202,11 @@ def scorer_for(
 
 
 def _kept(units: tuple[str, ...]) -> bool:
-    """A unit the passages must say even when none does: a Japanese noun typed in Japanese (何議席,
-    何ページ) is what Japanese prose counts with; when no passage says it, no number answers. An
-    English unit may be said in Japanese (interruptions: 中断), a counter (何人: 13 名) in many ways."""
-    return bool(units) and not units[0].isascii() and units[0] not in COUNTERS
+    """A unit the passages must say even when none does: a kanji noun (何議席) is what Japanese
+    prose counts with; when no passage says it, no number answers. An English unit may be said in
+    Japanese (interruptions: 中断), a katakana one in Latin letters (フレーム: 5F), a counter (何人:
+    13 名) in many ways."""
+    return bool(units) and _KANJI.fullmatch(units[0]) is not None and units[0] not in COUNTERS
 
 
 def unit_renderings(question: Question) -> tuple[str, ...]:
@@ -218,6 +220,7 @@ def unit_renderings(question: Question) -> tuple[str, ...]:
     return (*units, "%", "％") if any(u in _PERCENT for u in units) else units
 
 
+_KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 _PERCENT = frozenset({"パーセント", "percent", "percentage"})
 
 

@@ -8,8 +8,12 @@ Minder's page under 性能 is about Minder's performance without repeating eithe
 elsewhere in its passage counts half; a keyword that is part of a page's name counts when the
 sentence names that page in any of its names (so ``root cause analysis`` is found in 根本原因分析).
 Its **fit** says whether it holds what the question's shape asks for: a quantity (of the unit
-asked, when one is), a name, a definition, the two things compared. A sentence that asks (ends in
-a question mark) fits nothing.
+asked, when one is; a sum with a currency when money is asked), a name (one the question does not
+already say, and not a capitalised ``He``), a definition, the two things compared. A sentence that
+asks (ends in a question mark) fits nothing, and neither does one that tells of something else: it
+says none of the question's words itself (only its passage does), an English question's name
+(``MiB``, ``Podman``) stands nowhere around it, or a number asked of two named things is said of
+one of them only.
 
 The score is the coverage, halved when the sentence does not fit: a sentence without what was asked
 answers at most half of the question. A sentence *answers* when it fits, concerns a page the
@@ -28,7 +32,7 @@ from index.analysis import fold
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, table_row
 from index.asking.vocabulary import STOPWORDS, Shape, stem
-from index.asking.weights import SaidText, words_of
+from index.asking.weights import SaidText, is_latin, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
 from index.model import Page
@@ -249,14 +253,18 @@ class SentenceScorer:
         fits = fits and (own or not passage_only or bool(self.units or self.question.cues))
         # A thing an English question writes as a name (MiB, Heartbleed) that the sentence, its
         # page, heading and passage never say: it tells of another thing. (A Latin name in a
-        # Japanese question is often written in kana by the prose: Weyl → ワイル.)
-        fits = fits and not unnamed
+        # Japanese question, or over a Japanese sentence, is often written in kana: Weyl → ワイル.)
+        fits = fits and not (unnamed and is_latin(sentence.folded))
         # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
-        # page it stands on (how many syscalls does Podman's seccomp profile block?).
+        # page it stands on (how many syscalls does Podman's seccomp profile block?); a page that
+        # links to the other thing may be about a part of it (a move's page, of its character).
         if (
             self.question.shape is Shape.NUMBER
             and len(self.named) >= 2
-            and not all(self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named)
+            and not all(
+                self.about(sentence, path) or self.in_passage(sentence, path) or self.links(sentence, path)
+                for path in self.named
+            )
         ):
             fits = False
         score = coverage if fits else coverage * UNFIT_FACTOR

@@ -82,10 +82,11 @@ _FRAMING = re.compile(
 came up with X, what does X stand for): no sentence is expected to say these words."""
 _ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _ASKS_MONEY = re.compile(
-    r"いくら|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
+    r"(?:費用|価格|定価|料金|金額|値段|予算|寄付|お金|円).*いくら|いくら.*(?:円|払|かか|集ま)|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
     r"|earn(?:ed|s)?|raised?|worth|budget|sold\s+for|sell\s+for|br(?:ing|ought)\s+in)\b"
 )
-"""It asks for a sum of money: いくら (いくつ counts), how much … pay, cost, rent, money …"""
+"""It asks for a sum of money: いくら with a word of money (費用, 定価 … いくら; いくら払った, かかる,
+集まった: いくら alone may ask how much of anything), how much … pay, cost, rent, money …"""
 _ORDINAL = frozenset({"番", "号"})
 """何番 (ポート), 何号: which number, not a count of anything."""
 _ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhat\b|\bwhich\b|\bhow\b")

@@ -84,13 +84,13 @@ def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None
         "What were the lighthouse keeper's gulls called?",
         "Who rebuilt the Bell Tower?",
         # a sum of money is asked: a number without a currency is none
-        "港湾フォーラムの参加費はいくら？",
+        "港湾フォーラムの参加費用はいくら？",
         # a thing an English question names that nothing around the sentence says
         "How many gantry cranes does the Seacliff port run?",
         # a number asked of two named things: a sentence about one of them does not give it
         "How many gantry cranes does the Harbour Cup use in Portwell?",
-        # a Japanese unit noun no passage says: no number counts it
-        "港湾フォーラムの第1回は何ページの報告書になった？",
+        # a kanji unit no passage says: no number counts it
+        "港湾フォーラムの第1回には船が何隻来た？",
     ],
 )
 def test_what_the_wiki_does_not_say_is_not_answered(wiki: Wiki, question: str) -> None:

@@ -251,7 +251,9 @@ def test_questions_that_ask_when(question: str, dated: bool) -> None:
         ("渋谷区がトライアルにかけた費用はいくらだった？", True),
         ("How much RAM do you need to run it locally?", False),
         ("How much of the SHA-1 hash do we send?", False),
+        ("何人からいくら集まったって？", True),
         ("いくつのルールがある？", False),
+        ("このキャラの体力はいくら？", False),
     ],
 )
 def test_questions_that_ask_a_sum_of_money(question: str, priced: bool) -> None:
