@@ -105,6 +105,10 @@ class Question:
     too_long: bool = False
     dated: bool = False
     """It asks when (`index.asking.vocabulary.Shaped.dated`)."""
+    priced: bool = False
+    """It asks for a sum of money (`index.asking.vocabulary.Shaped.priced`)."""
+    proper: bool = False
+    """It asks for a proper name (`index.asking.vocabulary.Shaped.proper`)."""
 
     @property
     def answered_by(self) -> str | None:
@@ -176,6 +180,8 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
         relations=relations,
         keywords=keywords,
         dated=shaped.dated,
+        priced=shaped.priced,
+        proper=shaped.proper,
     )
 
 

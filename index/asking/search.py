@@ -11,12 +11,13 @@ merely its best-scoring passage.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from index.analysis import tokenize
 from index.asking.question import MAX_TERMS, Question, read_question
-from index.asking.sentences import Scored, SentenceScorer, folded_names
+from index.asking.sentences import COUNTERS, Scored, SentenceScorer, folded_names
 from index.asking.splitting import Sentence, split_sentences
 from index.asking.vocabulary import Shape
 from index.asking.weights import bigrams, keyword_weights, name_terms, name_weight
@@ -196,7 +197,7 @@ def scorer_for(
     ]
     weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said, titles)
     units = unit_renderings(retrieval.question)
-    if not any(unit in sentence.folded for sentence in sentences for unit in units):
+    if not any(unit in sentence.folded for sentence in sentences for unit in units) and not _kept(units):
         units = ()  # how many interruptions: the passages count 中断 in Japanese; any number may answer
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
@@ -204,6 +205,14 @@ def scorer_for(
     return SentenceScorer(
         retrieval.question, weights, pages, names, subject=subject, subject_weight=subject_weight, units=units
     )
+
+
+def _kept(units: tuple[str, ...]) -> bool:
+    """A unit the passages must say even when none does: a kanji noun (何議席) is what Japanese
+    prose counts with; when no passage says it, no number answers. An English unit may be said in
+    Japanese (interruptions: 中断), a katakana one in Latin letters (フレーム: 5F), a counter (何人:
+    13 名) in many ways."""
+    return bool(units) and _KANJI.fullmatch(units[0]) is not None and units[0] not in COUNTERS
 
 
 def unit_renderings(question: Question) -> tuple[str, ...]:
@@ -217,6 +226,7 @@ def unit_renderings(question: Question) -> tuple[str, ...]:
     return (*units, "%", "％") if any(u in _PERCENT for u in units) else units
 
 
+_KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 _PERCENT = frozenset({"パーセント", "percent", "percentage"})
 
 

@@ -8,8 +8,12 @@ Minder's page under 性能 is about Minder's performance without repeating eithe
 elsewhere in its passage counts half; a keyword that is part of a page's name counts when the
 sentence names that page in any of its names (so ``root cause analysis`` is found in 根本原因分析).
 Its **fit** says whether it holds what the question's shape asks for: a quantity (of the unit
-asked, when one is), a name, a definition, the two things compared. A sentence that asks (ends in
-a question mark) fits nothing.
+asked, when one is; a sum with a currency when money is asked), a name (one the question does not
+already say, and not a capitalised ``He``), a definition, the two things compared. A sentence that
+asks (ends in a question mark) fits nothing, and neither does one that tells of something else: it
+says none of the question's words itself (only its passage does), an English question's name
+(``MiB``, ``Podman``) stands nowhere around it, or a number asked of two named things is said of
+one of them only.
 
 The score is the coverage, halved when the sentence does not fit: a sentence without what was asked
 answers at most half of the question. A sentence *answers* when it fits, concerns a page the
@@ -28,8 +32,8 @@ from index.analysis import fold
 from index.asking.kinds import instances
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, table_row
-from index.asking.vocabulary import Shape, stem
-from index.asking.weights import SaidText, words_of
+from index.asking.vocabulary import STOPWORDS, Shape, stem
+from index.asking.weights import SaidText, is_latin, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
 from index.model import Page
@@ -59,7 +63,14 @@ _DATE = re.compile(
 question asks when."""
 _WHEN = re.compile(rf"{_DATE.pattern}|(?<![\d.])(?:19|20)\d\d(?![\d.])|\d{{1,4}}\s*[年月日](?!間)")
 """What answers when: a date, a year, a number of 年, 月 or 日 (2024 年 7 月 26 日)."""
-_COUNTERS = frozenset(
+_MONEY = re.compile(
+    r"(?:[£$€¥￥]|\b(?:us|usd|eur|gbp|jpy)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:[kmb]\b|million|billion|万|億))?"
+    r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:[kmb]\s+|million\s+|billion\s+|[万億千])?"
+    r"(?:円|ドル|ユーロ|ポンド|元|(?:pounds?|dollars?|euros?|yen|shillings?|guineas?|pence|usd|eur|gbp|jpy)\b)"
+)
+"""A sum of money: a currency sign or code before a number (£30, $332.84, USD 5), or a currency
+after it (30 円, 2 万円, 100 ドル, 20 pounds, 5 guineas)."""
+COUNTERS = frozenset(
     {
         *"人名件個本回枚台冊社点票通頭匹羽杯軒分秒度歳位日つ",
         "時間",
@@ -73,7 +84,7 @@ _COUNTERS = frozenset(
     }
 )
 """Japanese counters: prose counts with another (13 名 for 何人) or with a noun (95 ファイル)."""
-_COUNTED = re.compile(r"\s*(?:" + "|".join(sorted(_COUNTERS, key=len, reverse=True)) + ")")
+_COUNTED = re.compile(r"\s*(?:" + "|".join(sorted(COUNTERS, key=len, reverse=True)) + ")")
 """A Japanese counter right after a number (130 名, 3 日間)."""
 _NUMBER_WORD = re.compile(
     r"(?<![a-z-])(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
@@ -189,6 +200,12 @@ class SentenceScorer:
         self._context: dict[tuple[str, str], SaidText] = {}
         self._targets: dict[str, frozenset[str]] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
+        self._asked_words: frozenset[str] | None = None
+        self._proper = frozenset(
+            k.text
+            for k in question.keywords
+            if question.language == "en" and k.name is None and capitalised(question.text, k.start, k.text)
+        )
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -199,6 +216,7 @@ class SentenceScorer:
         context = self._context_of(sentence)
         words = words_of(sentence.folded)
         covered = said = 0.0
+        own = passage_only = unnamed = False
         terms: list[tuple[int, int]] = []
         found: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
@@ -214,10 +232,14 @@ class SentenceScorer:
             if spans or written or context.has(keyword.said_as):
                 covered += weight
                 said += weight if spans or written else 0.0
+                own = own or weight > 0
                 terms.extend(spans)
                 found.extend(written)  # an instance (GPL-3.0 of license) is what was asked, not an echo
             elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
+                passage_only = passage_only or weight > 0
+            else:
+                unnamed = unnamed or (weight > 0 and keyword.text in self._proper)
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
@@ -228,6 +250,27 @@ class SentenceScorer:
             self.about(sentence, path) or self.in_passage(sentence, path) for path in self.named
         )
         linked = not about and any(self.links(sentence, path) for path in self.named)
+        # A word of the question its passage says and the sentence does not points to the sentence
+        # that says it (goldfish: "He loved goldfish.", not the next one): a sentence that says
+        # none of the question's words itself holds no answer, unless it holds the unit or the kind
+        # of name asked (21 ファイル for how many files, チーム for which team).
+        fits = fits and (own or not passage_only or bool(self.units or self.question.cues))
+        # A thing an English question writes as a name (MiB, Heartbleed) that the sentence, its
+        # page, heading and passage never say: it tells of another thing. (A Latin name in a
+        # Japanese question, or over a Japanese sentence, is often written in kana: Weyl → ワイル.)
+        fits = fits and not (unnamed and is_latin(sentence.folded))
+        # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
+        # page it stands on (how many syscalls does Podman's seccomp profile block?); a page that
+        # links to the other thing may be about a part of it (a move's page, of its character).
+        if (
+            self.question.shape is Shape.NUMBER
+            and len(self.named) >= 2
+            and not all(
+                self.about(sentence, path) or self.in_passage(sentence, path) or self.links(sentence, path)
+                for path in self.named
+            )
+        ):
+            fits = False
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
@@ -331,7 +374,8 @@ class SentenceScorer:
             and said.has(keyword.said_as)
             for keyword in self.question.keywords
         )
-        if keyed and self.question.shape is Shape.NUMBER and (self.units or self.question.dated):
+        asked = self.units or self.question.dated or self.question.priced
+        if keyed and self.question.shape is Shape.NUMBER and asked:
             return self._quantity(sentence)[0]
         return keyed
 
@@ -344,12 +388,15 @@ class SentenceScorer:
         if self.question.dated:
             found = [_strip_span(folded, *match.span()) for match in _WHEN.finditer(folded)]
             return bool(found), found
+        if self.question.priced:
+            found = [_strip_span(folded, *match.span()) for match in _MONEY.finditer(folded)]
+            return bool(found), found
         units = self.units
-        soft = bool(units) and units[0] in _COUNTERS
+        soft = bool(units) and units[0] in COUNTERS
         dates = [match.span() for match in _DATE.finditer(folded)]
         # English counts in Japanese prose with a counter (how many people: 参加者 130 名).
         unsaid = not any(unit in folded for unit in units)
-        counters = bool(units and not soft and _CJK_TEXT.search(folded)) and unsaid
+        counters = bool(units and not soft and units[0].isascii() and _CJK_TEXT.search(folded)) and unsaid
         found = []
         counted: list[tuple[int, int]] = []
         for match in _QUANTITY.finditer(folded):
@@ -406,7 +453,9 @@ class SentenceScorer:
                     *_CODE_NAME.finditer(sentence.text),
                     *_FOREIGN_NAME.finditer(sentence.text),
                 )
-                if fold(match.group()) not in own and not self._names_a_subject(match.group())
+                if fold(match.group()) not in own
+                and not self._names_a_subject(match.group())
+                and (not self.question.proper or self._names_anew(match.group()))
             ]
         if not spans:
             spans = [
@@ -417,6 +466,20 @@ class SentenceScorer:
                 and (wants is None or span.page.type == wants)
             ]
         return bool(spans), spans
+
+    def _names_anew(self, text: str) -> bool:
+        """A name the question does not say: not a capitalised function word (``He``, ``No`` opening
+        a sentence), nor only the question's own words (``PR`` of "who merged PR #548?"): the name
+        asked for is one the question does not know."""
+        folded = fold(text)
+        if not folded.isascii():
+            return folded not in self.question.folded
+        words = [word for word in _LATIN.findall(folded) if word not in STOPWORDS]
+        if not words:
+            return False
+        if self._asked_words is None:
+            self._asked_words = frozenset(stem(word) for word in _LATIN.findall(self.question.folded))
+        return not all(stem(word) in self._asked_words for word in words)
 
     def _names_a_subject(self, text: str) -> bool:
         folded = fold(text)
@@ -436,6 +499,19 @@ class SentenceScorer:
         """Both things compared (or the one named, or none) and a word that contrasts them."""
         about = [path for path in self.named if self.about(sentence, path)]
         return len(about) >= min(2, len(self.named)) and bool(_CONTRAST.search(sentence.folded))
+
+
+def capitalised(text: str, start: int, keyword: str) -> bool:
+    """The question writes the Latin word at ``start`` of its folded text as a name: capitalised
+    (Podman, Heartbleed), not as the first word of a sentence, or with a capital or a digit inside
+    (OSTree, Argon2id). A question folding changes the length of is not read so."""
+    if not keyword.isascii() or len(fold(text)) != len(text) or keyword in STOPWORDS:
+        return False
+    written = text[start : start + len(keyword)]
+    if any(char.isupper() or char.isdigit() for char in written[1:]):
+        return True
+    before = text[:start].rstrip()
+    return written[:1].isupper() and bool(before) and before[-1] not in ".!?。！？「『\"'(（"
 
 
 def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:

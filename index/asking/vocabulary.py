@@ -83,6 +83,12 @@ _FRAMING = re.compile(
 the wiki, who came up with X, what does X stand for, wiki では): no sentence is expected to say these
 words."""
 _ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
+_ASKS_MONEY = re.compile(
+    r"(?:費用|価格|定価|料金|金額|値段|予算|寄付|お金|円).*いくら|いくら.*(?:円|払|かか|集ま)|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
+    r"|earn(?:ed|s)?|raised?|worth|budget|sold\s+for|sell\s+for|br(?:ing|ought)\s+in)\b"
+)
+"""It asks for a sum of money: いくら with a word of money (費用, 定価 … いくら; いくら払った, かかる,
+集まった: いくら alone may ask how much of anything), how much … pay, cost, rent, money …"""
 _ORDINAL = frozenset({"番", "号"})
 """何番 (ポート), 何号: which number, not a count of anything."""
 _ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhat\b|\bwhich\b|\bhow\b")
@@ -279,6 +285,11 @@ class Shaped:
     """It asks when (いつ, 何年, when …, what year): a date or a year answers it, and only then."""
     edges: tuple[int, ...] = ()
     """Where a word of the question ends inside a run of kanji: after a counter (何本|調べた)."""
+    priced: bool = False
+    """It asks for a sum of money (いくら, how much did … pay): a number with a currency answers it."""
+    proper: bool = False
+    """It asks for a proper name (誰, どこ, who, where, what … called, 何て名前), not for a thing of a
+    kind (what powder, which exit code), whose answer may be a common word or a number."""
 
 
 def shape_of(folded: str) -> Shaped:
@@ -291,6 +302,7 @@ def shape_of(folded: str) -> Shaped:
         return Shaped(Shape.DIFFERENCE, [*asking, difference.span()])
     number = _NUMBER.search(folded)
     dated = bool(_ASKS_WHEN.search(folded))
+    priced = bool(_ASKS_MONEY.search(folded))
     if number:
         for group in ("unit", "unit_en"):
             if number.group(group):
@@ -299,8 +311,10 @@ def shape_of(folded: str) -> Shaped:
                 words = number.group(group).split()
                 counted = None if words[-1] in _ORDINAL else " ".join(singular(word) for word in words)
                 edges = tuple(found.end("unit") for found in _NUMBER.finditer(folded) if found.group("unit"))
-                return Shaped(Shape.NUMBER, [*asking, span], unit=counted, dated=dated, edges=edges)
-        return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated)
+                return Shaped(
+                    Shape.NUMBER, [*asking, span], unit=counted, dated=dated, edges=edges, priced=priced
+                )
+        return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated, priced=priced)
     name = next((match for match in _NAME.finditer(folded) if match.group("noun_en") not in STOPWORDS), None)
     if name:
         noun = name.group("noun") or name.group("noun_en") or name.group("focus")
@@ -309,7 +323,9 @@ def shape_of(folded: str) -> Shaped:
             # "which paper …": the noun stays a keyword, and says what kind of page answers.
             span = (name.start(), name.start("noun") if name.group("noun") else name.start("noun_en"))
             return Shaped(Shape.NAME, [*asking, span], wants=PAGE_NOUNS.get(singular(noun)))
-        return Shaped(Shape.NAME, [*asking, name.span()], cues=ANSWER_CUES[cue] if cue else ())
+        return Shaped(
+            Shape.NAME, [*asking, name.span()], cues=ANSWER_CUES[cue] if cue else (), proper=noun is None
+        )
     definition = _DEFINITION.search(folded)
     if definition and not _ATTRIBUTE.match(folded, definition.end()):
         return Shaped(Shape.DEFINITION, [*asking, definition.span()])

@@ -61,7 +61,7 @@ def keyword_weights(
     # A word the wiki writes as the question does (all its bigrams occur: 筆頭著者) is a word it
     # uses; a word it never writes so (手動診断, where it says 人手での診断) is a gap of wording.
     unwritten = {k.word for k in question.keywords if not k.lone and not frequencies.get(k.text, 0)}
-    latin = sum(1 for sentence in sentences if _is_latin(sentence)) / len(sentences) if sentences else 0.5
+    latin = sum(1 for sentence in sentences if is_latin(sentence)) / len(sentences) if sentences else 0.5
     weights: dict[str, float] = {}
     for keyword in question.keywords:
         if keyword.lone:
@@ -151,7 +151,7 @@ def bigrams(text: str) -> list[str]:
     return [token.text for token in tokenize(text)]
 
 
-def _is_latin(folded: str) -> bool:
+def is_latin(folded: str) -> bool:
     """Mostly Latin letters (an English sentence), as against Japanese with English names in it."""
     letters = [char for char in folded if char.isalpha()]
     return bool(letters) and sum(char.isascii() for char in letters) * 2 > len(letters)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from index.analysis import fold
+from index.asking.sentences import capitalised
 from index.wiki import Wiki
 from tests.vaults import entity, write_vault
 
@@ -15,7 +17,11 @@ HARBOUR = {
         body=(
             "A fishing town on the north coast.\n\n## Quays\n\n"
             "The port runs four gantry cranes along the east quay.\n"
-            "The harbour master kept two cats, named Biscuit and Anchor.\n"
+            "The harbour master kept two cats, named Biscuit and Anchor.\n\n## Works\n\n"
+            "The Bell Tower was rebuilt in 1890 after the storm.\n"
+            "The east quay crane was refitted over 3 weeks in 2019. The refit cost £40,000.\n\n"
+            "## People\n\nThe lighthouse keeper loved gulls, feeding them every morning. "
+            "He walked the east quay at dawn.\n"
         ),
     ),
     "wiki/entities/Harbour Cup.md": entity(
@@ -71,6 +77,32 @@ def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None
     assert says in answer.sentences[0].text, [sentence.text for sentence in answer.sentences]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        # a name is asked: a capitalised function word (He, The) is none, nor the question's own words
+        "What were the lighthouse keeper's gulls called?",
+        "Who rebuilt the Bell Tower?",
+        # a sum of money is asked: a number without a currency is none
+        "港湾フォーラムの参加費用はいくら？",
+        # a thing an English question names that nothing around the sentence says
+        "How many gantry cranes does the Seacliff port run?",
+        # a number asked of two named things: a sentence about one of them does not give it
+        "How many gantry cranes does the Harbour Cup use in Portwell?",
+        # a kanji unit no passage says: no number counts it
+        "港湾フォーラムの第1回には船が何隻来た？",
+    ],
+)
+def test_what_the_wiki_does_not_say_is_not_answered(wiki: Wiki, question: str) -> None:
+    answer = wiki.answer(question)
+    assert not answer.confident, [sentence.text for sentence in answer.sentences]
+
+
+def test_a_sum_of_money_is_answered_by_a_number_with_a_currency(wiki: Wiki) -> None:
+    answer = wiki.answer("How much did the east quay crane refit cost?")
+    assert answer.confident and "£40,000" in answer.sentences[0].text, answer.sentences
+
+
 def test_a_page_linking_to_what_the_question_names_answers_about_it(wiki: Wiki) -> None:
     """Portwell only sets the scene: the race's page, which links to it, says how crews are ranked
     without repeating its name."""
@@ -82,3 +114,18 @@ def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> Non
     """*two* cats do not answer how many cranes: a word number counts only with its unit."""
     answer = wiki.answer("How many gantry cranes does Portwell run?")
     assert all("cats" not in sentence.text for sentence in answer.sentences)
+
+
+@pytest.mark.parametrize(
+    ("question", "word", "named"),
+    [
+        ("How many syscalls does Podman's profile block?", "podman", True),
+        ("What Argon2id memory parameter should we use, in MiB?", "mib", True),
+        ("What Argon2id memory parameter should we use, in MiB?", "argon2id", True),
+        ("Podman blocks how many syscalls?", "podman", False),
+        ("How many syscalls does the default profile block?", "default", False),
+        ("What does it say about The Times?", "the", False),
+    ],
+)
+def test_words_an_english_question_writes_as_names(question: str, word: str, named: bool) -> None:
+    assert capitalised(question, fold(question).find(word), word) is named

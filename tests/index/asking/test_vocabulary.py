@@ -276,3 +276,35 @@ def test_questions_that_ask_when(question: str, dated: bool) -> None:
 )
 def test_a_question_about_the_wikis_upkeep(question: str, upkeep: bool) -> None:
     assert asks_about_upkeep(fold(question)) is upkeep
+
+
+@pytest.mark.parametrize(
+    ("question", "priced"),
+    [
+        ("How much did Price pay to get the Blue Book printed?", True),
+        ("How much rent was Price paying for the rectory?", True),
+        ("How much money did the fete bring in?", True),
+        ("渋谷区がトライアルにかけた費用はいくらだった？", True),
+        ("How much RAM do you need to run it locally?", False),
+        ("How much of the SHA-1 hash do we send?", False),
+        ("何人からいくら集まったって？", True),
+        ("いくつのルールがある？", False),
+        ("このキャラの体力はいくら？", False),
+    ],
+)
+def test_questions_that_ask_a_sum_of_money(question: str, priced: bool) -> None:
+    assert shape_of(fold(question)).priced is priced
+
+
+@pytest.mark.parametrize(
+    ("question", "proper"),
+    [
+        ("Who is OWASP's executive director?", True),
+        ("PR #548 を最終的にマージしたのは誰？", True),
+        ("What were Harry Price's goldfish called?", True),
+        ("What powder did Glanville put in his cup?", False),
+        ("Which exit code does GNU sed use for an I/O error?", False),
+    ],
+)
+def test_questions_that_ask_a_proper_name(question: str, proper: bool) -> None:
+    assert shape_of(fold(question)).proper is proper
