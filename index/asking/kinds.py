@@ -26,8 +26,12 @@ KINDS = {"license": _LICENSE, "licence": _LICENSE, "licensed": _LICENSE, "ライ
 """A question's word (or its rendering) → how a text writes an instance of it."""
 
 
-def instances(forms: tuple[str, ...], folded: str) -> list[tuple[int, int]]:
-    """Where the folded text writes an instance of the kind one of ``forms`` (a keyword's spellings
-    and renderings) names; none when no form names a listed kind."""
-    pattern = next((KINDS[form] for form in forms if form in KINDS), None)
-    return [match.span() for match in pattern.finditer(folded)] if pattern is not None else []
+def kind_named(forms: tuple[str, ...]) -> re.Pattern[str] | None:
+    """How a text writes an instance of the kind one of ``forms`` (a keyword's spellings and
+    renderings) names; None when no form names a listed kind."""
+    return next((KINDS[form] for form in forms if form in KINDS), None)
+
+
+def instances(kind: re.Pattern[str] | None, folded: str) -> list[tuple[int, int]]:
+    """Where the folded text writes an instance of ``kind`` (`kind_named`)."""
+    return [match.span() for match in kind.finditer(folded)] if kind is not None else []

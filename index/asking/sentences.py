@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from index.analysis import fold
-from index.asking.kinds import instances
+from index.asking.kinds import instances, kind_named
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, table_row
 from index.asking.vocabulary import STOPWORDS, Shape, stem
@@ -206,6 +206,7 @@ class SentenceScorer:
             for k in question.keywords
             if question.language == "en" and k.name is None and capitalised(question.text, k.start, k.text)
         )
+        self._kinds = {k.text: kind_named((k.said_as, *k.glosses)) for k in question.keywords}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -228,7 +229,7 @@ class SentenceScorer:
             spans = _occurrences(keyword.text, sentence.folded, words) if whole else []
             for rendering in keyword.glosses:
                 spans.extend(_occurrences(rendering, sentence.folded, words))
-            written = [] if spans else instances((keyword.said_as, *keyword.glosses), sentence.folded)
+            written = [] if spans else instances(self._kinds[keyword.text], sentence.folded)
             if spans or written or context.has(keyword.said_as):
                 covered += weight
                 said += weight if spans or written else 0.0

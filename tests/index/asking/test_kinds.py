@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.asking.kinds import instances
+from index.asking.kinds import instances, kind_named
 
 
 @pytest.mark.parametrize(
@@ -30,4 +30,4 @@ from index.asking.kinds import instances
     ],
 )
 def test_instances(forms: tuple[str, ...], folded: str, expected: list[str]) -> None:
-    assert [folded[start:end] for start, end in instances(forms, folded)] == expected
+    assert [folded[start:end] for start, end in instances(kind_named(forms), folded)] == expected
