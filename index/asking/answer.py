@@ -98,24 +98,13 @@ def answer_question(
     if fact is None and not (question.shape is Shape.DIFFERENCE and about):  # the things compared lead
         shown = _by_evidence(shown, chosen, about)
     confident = fact is not None or bool(chosen)
+    weighed: Iterable[_Read] = read.values()
     if logs and not confident and asks_about_upkeep(question.folded):
         with_logs = ChainMap(dict(logs), pages)
         logged = _from_log(store, with_logs, graph, question)
         if logged is not None:  # the wiki's own history answers what no page does
-            pages = with_logs
             page, chosen = logged
-            shown = [page, *shown][:ANSWER_PAGES]
-            return Answer(
-                question=question.text,
-                sentences=tuple(_sentence(scored, pages, url_for) for scored in chosen),
-                confident=True,
-                subject=about[0] if about else None,
-                passages=tuple(_passage(page, pages, url_for) for page in shown),
-                pages=tuple(_hit(page, pages, url_for) for page in shown),
-                shape=question.shape.value,
-                language=question.language,
-                confidence=_confidence(None, chosen, [page]),
-            )
+            pages, shown, weighed, confident = with_logs, [page, *shown][:ANSWER_PAGES], [page], True
     return Answer(
         question=question.text,
         sentences=tuple(_sentence(scored, pages, url_for) for scored in chosen),
@@ -126,7 +115,7 @@ def answer_question(
         fact=fact,
         shape=question.shape.value,
         language=question.language,
-        confidence=_confidence(fact, chosen, read.values()),
+        confidence=_confidence(fact, chosen, weighed),
     )
 
 
