@@ -49,14 +49,13 @@ from index.reading.vault import (
     VaultFile,
     files_at,
     log_fingerprint,
-    read_log,
     read_logs,
     read_vault_file,
     scan_vault,
     vault_layout,
     with_skipped,
 )
-from index.reading.wiki_log import parse_log
+from index.reading.wiki_log import LogEntry, parse_log
 from index.reading.wikilinks import LinkResolver, strip_comments
 from index.store.chunks import chunk_page, chunks_of, passages_of
 from index.store.engine import SearchStore, StoreBatch
@@ -155,8 +154,9 @@ def _update(
         live = replace(live, writer=replace(state, layout=layout))
         return live, _report(live.catalog, scan, started, added=0, changed=0, removed=0, rebuilt=False)
     log_changed = logged != live.catalog.log_fingerprint
-    log_entries = parse_log(strip_comments(read_log(wiki_dir))) if log_changed else None
-    logs = log_pages(wiki_dir) if log_changed else None
+    texts = read_logs(wiki_dir) if log_changed else None
+    log_entries = _entries_of(texts) if texts is not None else None
+    logs = log_pages(texts) if texts is not None else None
     step = _stepper(progress, 2 * len(changed))
     resolver, fingerprints = state.resolver.copy(), dict(state.fingerprints)
     writer = CatalogWriter(live.directory)
@@ -264,7 +264,8 @@ def _build(
                     first = pickle.dumps((title, names, pieces[:1]), protocol=pickle.HIGHEST_PROTOCOL)
                     writer.keep_text(page.path, first)
                 step(done)
-            logs = log_pages(wiki_dir)
+            texts = read_logs(wiki_dir)
+            logs = log_pages(texts)
             _add_logs(batch, logs)
             resolver = LinkResolver(targets)
             link_everything(writer, resolver)
@@ -278,7 +279,7 @@ def _build(
         shrunk = warn_of_removal(sum(1 for path in earlier if path not in present), len(earlier), now)
         writer.finish(
             updated_at=_now(),
-            log_entries=parse_log(strip_comments(read_log(wiki_dir))),
+            log_entries=_entries_of(texts),
             log_fingerprint=log_fingerprint(wiki_dir),
             removal_warning=shrunk,
             log_pages=logs,
@@ -310,10 +311,16 @@ def _build(
     return live, report
 
 
-def log_pages(wiki_dir: Path) -> list[Page]:
+def log_pages(texts: list[tuple[str, str]]) -> list[Page]:
     """The wiki's logs (`index.reading.vault.read_logs`) as pages of their entries: no pages of the
-    vault, their passages are searched apart (`index.reading.log_page`)."""
-    return [log_page(path, text) for path, text in read_logs(wiki_dir)]
+    vault, their passages are searched apart (`index.reading.log_page`). Like a page, a log is
+    searched in its first `MAX_PAGE_BYTES` only (its entries all feed the digest)."""
+    return [log_page(path, text[:MAX_PAGE_BYTES]) for path, text in texts]
+
+
+def _entries_of(texts: list[tuple[str, str]]) -> tuple[LogEntry, ...]:
+    """The entries of the wiki's logs, one after the other, for the digest."""
+    return parse_log(strip_comments("\n\n".join(text for _, text in texts)))
 
 
 def _add_logs(batch: StoreBatch, logs: Iterable[Page]) -> None:

@@ -411,7 +411,7 @@ def log_files(root: Path) -> list[str]:
 
 
 def log_fingerprint(root: Path) -> str:
-    """Changes whenever `read_log` would read something else (so a large log is read only then)."""
+    """Changes whenever `read_logs` would read something else (so a large log is read only then)."""
     prints = []
     for spelled in log_files(root):
         found = _regular_stat(root, spelled)
@@ -420,14 +420,9 @@ def log_fingerprint(root: Path) -> str:
     return "|".join(prints)
 
 
-def read_log(root: Path) -> str:
-    """The text of the wiki's logs (`log_files`) one after the other, or ``""``; read like a page
-    (`read_vault_file`): a linked log is not read."""
-    return "\n\n".join(text for _, text in read_logs(root))
-
-
 def read_logs(root: Path) -> list[tuple[str, str]]:
-    """(vault-relative path, text) of each of the wiki's logs (`log_files`) that could be read."""
+    """(vault-relative path, text) of each of the wiki's logs (`log_files`) that could be read; read
+    like a page (`read_vault_file`): a linked log is not read."""
     texts = []
     for spelled in log_files(root):
         try:

@@ -226,3 +226,24 @@ def test_an_update_reads_the_changed_log_again(tmp_path: Path) -> None:
     (vault / "wiki/log.md").unlink()
     wiki.update()
     assert not wiki.answer("How many stale pages did the lint find?").confident
+
+
+def test_a_huge_log_is_searched_in_its_first_megabytes_and_a_linked_log_not_at_all(tmp_path: Path) -> None:
+    padding = "".join(f"## [2026-01-01] note | padding {n}\n\n{'x ' * 500}\n\n" for n in range(3000))
+    late = "## [2026-06-01] lint | 7 stale pages found\n"
+    huge = LOGGED_VAULT["wiki/log.md"] + padding + late  # about 3 MB: the lint entry lies past 2 MB
+    wiki = Wiki.open(write_vault(tmp_path / "vault", {**LOGGED_VAULT, "wiki/log.md": huge}), tmp_path / "i1")
+    wiki.update()
+    first = wiki.answer("When did the wiki get initialised according to the log?")
+    assert "2026-05-28" in first.sentences[0].text
+    assert not wiki.answer("How many stale pages did the lint find?").confident
+
+    outside = tmp_path / "secret.md"
+    outside.write_text("# Log\n\n## [2026-06-01] lint | 9 stale pages found, token xoxb-secret\n")
+    vault = write_vault(tmp_path / "vault2", {k: v for k, v in LOGGED_VAULT.items() if k != "wiki/log.md"})
+    (vault / "wiki/log.md").symlink_to(outside)
+    linked = Wiki.open(vault, tmp_path / "i2")
+    linked.update()
+    answer = linked.answer("How many stale pages did the lint find?")
+    assert all("xoxb-secret" not in sentence.text for sentence in answer.sentences)
+    assert "xoxb-secret" not in str(answer)
