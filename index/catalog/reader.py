@@ -149,6 +149,9 @@ class CatalogRows:
         row = self.db().execute("SELECT record FROM records WHERE path = ?", (path,)).fetchone()
         return pickle.loads(row[0]) if row else None
 
+    def has(self, path: str) -> bool:
+        return self.db().execute("SELECT 1 FROM records WHERE path = ?", (path,)).fetchone() is not None
+
     def linking_pages(self, path: str) -> list[tuple[str, str, str, int | None]]:
         """(path, title, type, year) of the knowledge pages linking to ``path``: a card lists them
         all, and an entity linked from thousands of pages must not unpickle each one."""
@@ -426,7 +429,8 @@ class PageMap(Mapping[str, Page]):
         return page
 
     def __contains__(self, path: object) -> bool:
-        return isinstance(path, str) and self._read(path) is not None
+        """Without decoding the page: a search asks of every page it found, and reads a few."""
+        return isinstance(path, str) and self._rows.has(path)
 
     def __len__(self) -> int:
         if self._count is None:

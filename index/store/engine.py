@@ -17,7 +17,7 @@ import multiprocessing
 import queue
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,8 @@ APART = "apart"
 """The searcher of the passages searched apart (`APART_INDEX_NAME`), among a thread's searchers."""
 RESCORED = 4
 """Passages found per passage returned when a plan has ranking terms: the candidates they rescore."""
+MAX_FREQUENCIES = 100_000
+"""Term counts a thread remembers per searcher before it starts again (a few MB)."""
 
 
 class CJKTokenizer(Tokenizer):
@@ -221,13 +223,33 @@ class SearchStore:
     def postings(self, terms: Iterable[str], kind: str = "") -> dict[str, int]:
         """How many postings searching each term walks: its passages in every field searched (an
         English word is in the body of few passages but in the titles of many sources)."""
-        searcher = self._searcher(kind)
-        return {term: sum(searcher.doc_frequency(name, term) for name in TERM_FIELDS) for term in terms}
+        frequency = self._frequencies(kind)
+        return {term: sum(frequency(name, term) for name in TERM_FIELDS) for term in terms}
 
     def document_frequencies(self, terms: Iterable[str], kind: str = "") -> tuple[int, dict[str, int]]:
         """How many chunks there are, and how many contain each body term."""
+        frequency = self._frequencies(kind)
+        return self._searcher(kind).doc_count(), {term: frequency("body", term) for term in terms}
+
+    def _frequencies(self, kind: str) -> Callable[[str, str], int]:
+        """In how many passages of ``kind`` a field holds a term, remembered while the index stays as
+        it is (as whoosh remembers a term's idf): a question asks for a term's count once to weigh
+        it and again to plan its search, and each count is a lookup in every segment."""
         searcher = self._searcher(kind)
-        return searcher.doc_count(), {term: searcher.doc_frequency("body", term) for term in terms}
+        memos = self._local.__dict__.setdefault("frequencies", {})
+        which = APART if kind else ""
+        opened, memo = memos.get(which, (None, {}))
+        if opened is not searcher or len(memo) > MAX_FREQUENCIES:
+            memo = {}
+            memos[which] = (searcher, memo)
+
+        def frequency(field: str, term: str) -> int:
+            key = (field, term)
+            if key not in memo:
+                memo[key] = searcher.doc_frequency(field, term)
+            return memo[key]
+
+        return frequency
 
     def _searcher(self, kind: str = ""):
         """This thread's searcher of the passages of ``kind`` (any kind: those searched apart),

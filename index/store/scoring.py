@@ -7,10 +7,13 @@ from __future__ import annotations
 import heapq
 import threading
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.matching import Matcher
+from whoosh.matching.wrappers import FilterMatcher
 from whoosh.query import And, DisjunctionMax, Or, Phrase, Query, Term
 from whoosh.reading import IndexReader, TermNotFound
 from whoosh.scoring import bm25
@@ -25,6 +28,9 @@ NAMED_PAGE_BOOST = 2.0
 TERM_FIELDS = ("body", "title", "names")
 BM25_B = 0.75
 BM25_K1 = 1.2
+
+Block = tuple[Sequence[int], Sequence[float]]
+"""A block of a term's postings: passage numbers and their weights (term frequencies)."""
 
 
 def finding_query(plan: QueryPlan) -> Query | None:
@@ -48,16 +54,14 @@ def scored(searcher: Searcher, plan: QueryPlan, lengths: Lengths, limit: int) ->
     postings (a 100,000-page wiki) turns into half a second. Here each term's postings are read in
     one loop, with the field lengths read once per segment. A tie goes to the earlier passage, as
     whoosh's collector breaks it."""
-    found: list[tuple[float, int]] = []
+    found: list[tuple[float, int]] = []  # (-score, passage): the best first, a tie to the earlier
     for reader, base in searcher.reader().leaf_readers():
         scores: dict[int, float] = {}
         for term in plan.terms:
             weight = plan.term_weights.get(term, 1.0)
             best: dict[int, float] = {}
             for name in TERM_FIELDS:  # DisjunctionMax: a term counts in its best field
-                for docnum, score in _term_scores(searcher, reader, lengths, name, term, weight).items():
-                    if score > best.get(docnum, 0.0):
-                        best[docnum] = score
+                _keep_best(best, _term_scores(searcher, reader, lengths, name, term, weight))
             _add(scores, best)
         linking = [_term_scores(searcher, reader, lengths, "links", path) for path in plan.linked_paths]
         for scored in linking:
@@ -67,8 +71,8 @@ def scored(searcher: Searcher, plan: QueryPlan, lengths: Lengths, limit: int) ->
                 scores[docnum] += LINKED_TO_ALL_BOOST * sum(scored[docnum] for scored in linking)
         for path in plan.linked_paths:
             _add(scores, _term_scores(searcher, reader, lengths, "path", path, NAMED_PAGE_BOOST))
-        found.extend((score, base + docnum) for docnum, score in scores.items())
-    return heapq.nsmallest(limit, found, key=lambda item: (-item[0], item[1]))
+        found.extend((-score, base + docnum) for docnum, score in scores.items())
+    return [(-negated, docnum) for negated, docnum in heapq.nsmallest(limit, found)]
 
 
 def _term_scores(
@@ -77,24 +81,56 @@ def _term_scores(
     """A term's score in each passage of one segment that has it in ``field``: BM25F as whoosh
     computes it (its idf and average length are the whole index's), times the clause's boost."""
     try:
-        postings = reader.postings(field, text)
+        blocks = _posting_blocks(reader, field, text)
     except TermNotFound:
         return {}
+    deleted = reader.deleted_docs_set if reader.has_deletions() else frozenset()
     scores: dict[int, float] = {}
     if not searcher.schema[field].scorable:  # whoosh scores such a field by the posting's weight
-        while postings.is_active():
-            scores[postings.id()] = postings.weight() * boost
-            postings.next()
+        for ids, weights in blocks:
+            scores.update(
+                (docnum, tf * boost) for docnum, tf in zip(ids, weights, strict=True) if docnum not in deleted
+            )
         return scores
     idf = searcher.idf(field, text)
     norms = _norms(searcher.avg_field_length(field) or 1)
     column = lengths.of(reader, field)
     k1_plus_one = BM25_K1 + 1
-    while postings.is_active():
-        docnum, tf = postings.id(), postings.weight()
-        scores[docnum] = idf * ((tf * k1_plus_one) / (tf + norms[column[docnum]])) * boost
-        postings.next()
+    for ids, weights in blocks:
+        scores.update(
+            (docnum, idf * ((tf * k1_plus_one) / (tf + norms[column[docnum]])) * boost)
+            for docnum, tf in zip(ids, weights, strict=True)
+            if docnum not in deleted
+        )
     return scores
+
+
+def _posting_blocks(reader: IndexReader, field: str, text: str) -> Iterator[Block]:
+    """A term's postings in one segment (deleted passages included), a block of ids and weights at
+    a time. Raises TermNotFound at once, not when iterated.
+
+    whoosh's matcher interface is a few Python calls a posting, and as many again through the filter
+    of deleted passages: most of a question's time at 10,000 pages. Its on-disk matcher decodes a
+    whole block (up to 128 postings) at once, so each block is taken as decoded; postings inlined in
+    the term's entry (a term of one passage) come through the interface."""
+    matcher = reader.postings(field, text)
+    if isinstance(matcher, FilterMatcher):  # the deleted passages' filter: the caller skips them
+        matcher = matcher.child
+    return _blocks_of(matcher)
+
+
+def _blocks_of(matcher: Matcher) -> Iterator[Block]:
+    if not isinstance(matcher, W3LeafMatcher):
+        while matcher.is_active():
+            yield (matcher.id(),), (matcher.weight(),)
+            matcher.next()
+        return
+    while matcher.is_active():
+        start = matcher._i  # a filter may have stepped over deleted passages of the first block
+        matcher._read_ids()
+        matcher._read_weights()
+        yield matcher._ids[start:], matcher._weights[start:]
+        matcher._next_block()
 
 
 @lru_cache(maxsize=64)
@@ -105,8 +141,21 @@ def _norms(average: float) -> tuple[float, ...]:
 
 
 def _add(scores: dict[int, float], more: Mapping[int, float]) -> None:
+    if not scores:
+        scores.update(more)
+        return
     for docnum, score in more.items():
         scores[docnum] = scores.get(docnum, 0.0) + score
+
+
+def _keep_best(best: dict[int, float], more: Mapping[int, float]) -> None:
+    """Each passage's higher score of ``best`` and ``more`` (a score of 0 counts as none)."""
+    if not best:
+        best.update((docnum, score) for docnum, score in more.items() if score > 0.0)
+        return
+    for docnum, score in more.items():
+        if score > best.get(docnum, 0.0):
+            best[docnum] = score
 
 
 class Lengths:
