@@ -189,8 +189,11 @@ class SearchStore:
             writer.cancel()
             batch.cancel_apart()
             raise
-        writer.commit()
-        batch.commit_apart()
+        if isinstance(writer, _SpawningWriter):
+            writer.commit(meanwhile=batch.commit_apart)
+        else:
+            writer.commit()
+            batch.commit_apart()
 
     def search(self, plan: QueryPlan, limit: int) -> list[ChunkMatch]:
         """The ``limit`` best passages: found by the plan's terms, phrases and named pages; when it
@@ -318,6 +321,7 @@ class _SpawningWriter(MpWriter):
 
     def __init__(self, ix, **kwargs) -> None:
         super().__init__(ix, multisegment=True, **kwargs)
+        self._meanwhile: Callable[[], None] | None = None
         spawn = multiprocessing.get_context("spawn")
         self.jobqueue = spawn.Queue(QUEUED_JOBS)
         self.resultqueue = spawn.Queue()
@@ -337,6 +341,18 @@ class _SpawningWriter(MpWriter):
         self.tasks = []
         super().cancel()
 
+    def commit(self, mergetype=None, optimize=None, merge=None, *, meanwhile: Callable[[], None]) -> None:
+        """whoosh's commit, running ``meanwhile`` in this process while the writer processes finish
+        their segments (at 10,000 pages they take seconds to write them, and this one would wait)."""
+        self._meanwhile = meanwhile
+        super().commit(mergetype, optimize, merge)
+        self._run_meanwhile()  # when no passage went to the writer processes, whoosh commits alone
+
+    def _run_meanwhile(self) -> None:
+        meanwhile, self._meanwhile = self._meanwhile, None
+        if meanwhile is not None:
+            meanwhile()
+
     def _commit(self, mergetype, optimize, merge) -> None:
         """whoosh's commit of writers of their own segments, taking a result from every writer
         (before joining them, so that none waits to hand its result over)."""
@@ -344,6 +360,7 @@ class _SpawningWriter(MpWriter):
             self._enqueue()
         for _ in self.tasks:
             self.jobqueue.put(None)
+        self._run_meanwhile()
         segments = self._merge_segments(mergetype, optimize, merge)
         segments += [self._result() for _ in self.tasks]
         for task in self.tasks:
@@ -380,12 +397,13 @@ class _SpawningWriter(MpWriter):
 
 class StoreBatch:
     """Deletions and additions: a knowledge page's passages to the store's index, the passages of
-    pages searched apart to the index beside it (its writer opened when first needed)."""
+    pages searched apart to the index beside it (kept until the commit writes them)."""
 
     def __init__(self, writer, apart) -> None:
         self._writer = writer
         self._apart = apart
         self._apart_writer = None
+        self._apart_added: list[dict[str, Any]] = []
         self._apart_held = apart.doc_count_all() > 0
 
     def delete_page(self, path: str) -> None:
@@ -394,25 +412,38 @@ class StoreBatch:
             self._apart_writing().delete_by_term("path", path)
 
     def add(self, chunk: Chunk) -> None:
-        writer = self._apart_writing() if chunk.kind else self._writer
-        writer.add_document(
-            id=f"{chunk.path}#{chunk.ordinal}",
-            path=chunk.path,
-            ordinal=chunk.ordinal,
-            heading=chunk.heading,
-            text=chunk.text,
-            title=chunk.title,
-            names=chunk.names,
-            body=f"{chunk.heading}\n{chunk.text}",
-            links=",".join(chunk.links),
-        )
+        fields = {
+            "id": f"{chunk.path}#{chunk.ordinal}",
+            "path": chunk.path,
+            "ordinal": chunk.ordinal,
+            "heading": chunk.heading,
+            "text": chunk.text,
+            "title": chunk.title,
+            "names": chunk.names,
+            "body": f"{chunk.heading}\n{chunk.text}",
+            "links": ",".join(chunk.links),
+        }
+        if chunk.kind:
+            self._apart_added.append(fields)  # written at the commit (`commit_apart`)
+        else:
+            self._writer.add_document(**fields)
 
     def _apart_writing(self):
         if self._apart_writer is None:
-            self._apart_writer = self._apart.writer(limitmb=APART_POOL_MB)
+            if self._apart_held:
+                self._apart_writer = self._apart.writer(limitmb=APART_POOL_MB)
+            else:  # only adds, in order, to an empty index: a build writer's pool and codec
+                writer = self._apart_writer = self._apart.writer(limitmb=APART_POOL_MB, codec=_build_codec())
+                writer.pool = TermPool(Path(writer.temp_storage().folder), APART_POOL_MB)
         return self._apart_writer
 
     def commit_apart(self) -> None:
+        """Write the passages searched apart and commit them: at a build's commit, in this process
+        while the writer processes finish the knowledge pages' segments."""
+        if self._apart_added:
+            writer = self._apart_writing()
+            for fields in self._apart_added:
+                writer.add_document(**fields)
         if self._apart_writer is not None:
             self._apart_writer.commit()
 
