@@ -62,6 +62,32 @@ def token_spans(text: str) -> Iterator[tuple[str, int, int, int, bool]]:
             position += 1
 
 
+def token_positions(text: str) -> dict[str, list[int]]:
+    """Each token of `token_spans` with its positions, in order: what the index stores of a passage
+    (the loop of `token_spans` without a tuple a token, for a build's millions of them)."""
+    positions: dict[str, list[int]] = {}
+    position = 0
+    for match in _TOKEN.finditer(fold(text)):
+        run = match.group()
+        if match.lastgroup == "word" or len(run) == 1:
+            found = positions.get(run)
+            if found is None:
+                positions[run] = [position]
+            else:
+                found.append(position)
+            position += 1
+            continue
+        for offset in range(len(run) - 1):
+            bigram = run[offset : offset + 2]
+            found = positions.get(bigram)
+            if found is None:
+                positions[bigram] = [position + offset]
+            else:
+                found.append(position + offset)
+        position += len(run) - 1
+    return positions
+
+
 def latin_words(folded: str) -> list[str]:
     """The Latin words and numbers of folded text, as `tokenize` reads them (CJK runs left out)."""
     return [match.group() for match in _TOKEN.finditer(folded) if match.lastgroup == "word"]

@@ -16,9 +16,9 @@ from __future__ import annotations
 import multiprocessing
 import queue
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from whoosh import scoring
 from whoosh.analysis import Token as WhooshToken
 from whoosh.analysis import Tokenizer
 from whoosh.codec.whoosh3 import W3Codec
+from whoosh.compat import dumps
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.formats import Format, Frequency, Positions
@@ -33,7 +34,7 @@ from whoosh.multiproc import MpWriter, SubWriterTask
 from whoosh.system import pack_uint
 from whoosh.writing import SegmentWriter
 
-from index.analysis import token_spans
+from index.analysis import token_positions, token_spans
 from index.store.postings import TermPool
 from index.store.scoring import BM25_B, BM25_K1, TERM_FIELDS, Lengths, finding_query, rescored, scored
 from index.store.values import Chunk, ChunkMatch, QueryPlan
@@ -100,23 +101,23 @@ class CJKTokenizer(Tokenizer):
 
 
 class _Frequencies(Frequency):
-    """whoosh's Frequency format, counting `token_spans` directly: a whoosh Token for each token,
-    through the analyzer's generator chain, was about a twelfth of a build."""
+    """whoosh's Frequency format, counting `token_positions` directly: a whoosh Token for each
+    token, through the analyzer's generator chain, was about a twelfth of a build."""
 
     def word_values(self, value, analyzer, **kwargs):
-        counts = Counter(text for text, *_ in token_spans(value))
-        return ((word, count, count * self.field_boost, pack_uint(count)) for word, count in counts.items())
+        for word, found in token_positions(value).items():
+            count = len(found)
+            yield (word, count, count * self.field_boost, pack_uint(count))
 
 
 class _Positions(Positions):
-    """whoosh's Positions format, reading `token_spans` directly (see `_Frequencies`)."""
+    """whoosh's Positions format, reading `token_positions` directly (see `_Frequencies`), each
+    word's positions encoded as whoosh's `Positions.encode` does (their count, the pickled gaps)."""
 
     def word_values(self, value, analyzer, **kwargs):
-        positions: dict[str, list[int]] = {}
-        for text, position, *_ in token_spans(value):
-            positions.setdefault(text, []).append(position)
-        for word, found in positions.items():
-            yield (word, len(found), len(found) * self.field_boost, self.encode(found))
+        for word, found in token_positions(value).items():
+            gaps = [found[0], *(later - earlier for earlier, later in pairwise(found))]
+            yield (word, len(found), len(found) * self.field_boost, pack_uint(len(found)) + dumps(gaps, 2))
 
 
 def _text(format_: Format) -> TEXT:
