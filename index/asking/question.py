@@ -29,6 +29,7 @@ from index.asking.vocabulary import (
     Relation,
     Shape,
     gloss,
+    is_clitic,
     relations_asked,
     says_a_change,
     shape_of,
@@ -225,7 +226,11 @@ def _terms(
         for t in tokens
         if (
             any(span.start <= t.start and t.end <= span.end for span in spans)
-            or (_is_content(t, folded) if t.cjk else t.text not in STOPWORDS)
+            or (
+                _is_content(t, folded)
+                if t.cjk
+                else t.text not in STOPWORDS and not is_clitic(folded, t.start, t.end)
+            )
         )
         and not any(start < t.end and t.start < end for start, end in asking)
     ]
@@ -324,7 +329,7 @@ def _keywords(
         if word.isascii():
             if asked(start, match.end()):
                 continue
-            if word not in STOPWORDS or owner(start):
+            if (word not in STOPWORDS and not is_clitic(folded, start, match.end())) or owner(start):
                 text = singular(word)
                 found.setdefault(
                     text, Keyword(text, start, owner(start), start, () if owner(start) else renderings(text))

@@ -34,6 +34,25 @@ _STOPWORD_TEXT = """
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 """English function words: they say how a question asks, not what about."""
+_CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
+_APOSTROPHES = "'\u2019"
+
+
+def is_clitic(folded: str, start: int, end: int) -> bool:
+    """The Latin word at ``start:end`` is grammar an apostrophe joins to a word: the clitic itself
+    (the s of What's and Price's, the re of they're) or the auxiliary a negation is written onto
+    (don of don't, isn of isn't, won of won't). Neither is a word the question asks about."""
+    word = folded[start:end]
+    after_word = start >= 2 and folded[start - 1] in _APOSTROPHES and folded[start - 2].isalpha()
+    if after_word and word in _CLITICS:
+        return True
+    negated = folded[end : end + 2]
+    return (
+        len(negated) == 2
+        and negated[0] in _APOSTROPHES
+        and negated[1] == "t"
+        and not folded[end + 2 : end + 3].isalpha()
+    )
 
 
 class Shape(StrEnum):

@@ -217,6 +217,22 @@ def test_what_only_ranks_finds_nothing(question: str, ranking: list[str]) -> Non
 
 
 @pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        (
+            "What's the main difference between AppArmor and SELinux?",
+            {"main", "apparmor", "selinux"},
+        ),
+        ("Why don't Price's observers agree?", {"price", "observer", "agree"}),
+    ],
+)
+def test_clitics_are_neither_terms_nor_keywords(question: str, words: set[str]) -> None:
+    read = read_question(question, NameTable(), {})
+    assert {keyword.text for keyword in read.keywords} == words
+    assert not {"s", "t", "don"} & set(read.terms)
+
+
+@pytest.mark.parametrize(
     ("terms", "shares", "finding"),
     [
         # each word's rarest bigram first (団指 for 集団指標), then the budget decides

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -13,6 +14,7 @@ from index.asking.vocabulary import (
     asks,
     asks_about_upkeep,
     gloss,
+    is_clitic,
     relations_asked,
     shape_of,
     singular,
@@ -188,6 +190,29 @@ def test_hedges_and_framing_are_asking_words(question: str, asked: tuple[str, ..
     said = {folded[start:end] for start, end in spans}
     assert set(asked) <= said
     assert not any(word in said for word in ("people", "futarchy", "gfm", "log", "minder"))
+
+
+@pytest.mark.parametrize(
+    ("question", "word", "clitic"),
+    [
+        ("What's the main difference?", "s", True),
+        ("Roughly how many answered Price's ad?", "s", True),
+        ("Who’s the author?", "s", True),  # a typographic apostrophe
+        ("They're asking", "re", True),
+        ("We'll see", "ll", True),
+        ("Why don't the tests pass?", "don", True),
+        ("Why don't the tests pass?", "t", True),
+        ("It won’t start", "won", True),
+        ("Who won the 2022 World Cup?", "won", False),
+        ("What is the S in SOLID?", "s", False),
+        ("Who is O'Brien?", "brien", False),
+        ("Who is O'Brien?", "o", False),
+    ],
+)
+def test_what_an_apostrophe_joins_to_a_word_is_grammar(question: str, word: str, clitic: bool) -> None:
+    folded = fold(question)
+    start = next(m.start() for m in re.finditer(rf"(?<![a-z]){word}(?![a-z])", folded))
+    assert is_clitic(folded, start, start + len(word)) is clitic
 
 
 @pytest.mark.parametrize(
