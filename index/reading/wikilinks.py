@@ -31,6 +31,8 @@ _NOT_PAGES = re.compile(
 
 def strip_code(text: str) -> str:
     """Blank out fenced code blocks and inline code: links inside them are not links."""
+    if "`" not in text and "~~~" not in text:  # no code (most relation lines and values)
+        return text
     kept: list[str] = []
     done = 0
     for start, end, code in hidden_spans(text):
@@ -109,6 +111,8 @@ def is_knowledge_target(target: str) -> bool:
 
 def find_links(text: str) -> Iterator[Link]:
     """Every knowledge wikilink in order, outside code, embeds excluded."""
+    if "[[" not in text:
+        return
     for match in WIKILINK.finditer(strip_code(text.replace("\\|", "|"))):
         if match.group(1):
             continue
