@@ -145,9 +145,10 @@ class CatalogRows:
         rows = self.db().execute("SELECT path, mtime_ns, size FROM files")
         return {path: (mtime, size) for path, mtime, size in rows}
 
-    def page(self, path: str) -> Page | None:
+    def record(self, path: str) -> bytes | None:
+        """A page as stored (pickled)."""
         row = self.db().execute("SELECT record FROM records WHERE path = ?", (path,)).fetchone()
-        return pickle.loads(row[0]) if row else None
+        return row[0] if row else None
 
     def linking_pages(self, path: str) -> list[tuple[str, str, str, int | None]]:
         """(path, title, type, year) of the knowledge pages linking to ``path``: a card lists them
@@ -417,7 +418,8 @@ class PageMap(Mapping[str, Page]):
     def __init__(self, rows: CatalogRows) -> None:
         self._rows = rows
         self._count: int | None = None
-        self._read = lru_cache(maxsize=PAGE_CACHE)(rows.page)
+        self._record = lru_cache(maxsize=PAGE_CACHE)(rows.record)
+        self._read = lru_cache(maxsize=PAGE_CACHE)(self._decode)
 
     def __getitem__(self, path: str) -> Page:
         page = self._read(path)
@@ -426,10 +428,14 @@ class PageMap(Mapping[str, Page]):
         return page
 
     def __contains__(self, path: object) -> bool:
-        """Read (and kept decoded) like a page asked for: a page found here must still be there
-        when asked for next, whatever an update writes in between (a query of the row alone, no
-        faster to a reply than 4.5%, let a search find a page an update then took away)."""
-        return isinstance(path, str) and self._read(path) is not None
+        """Its record read and kept, not decoded: a search asks of every page it found and reads
+        a few, and a page found here is still there when asked for next, whatever an update writes
+        in between (a query of the row alone let a search find a page an update then took away)."""
+        return isinstance(path, str) and self._record(path) is not None
+
+    def _decode(self, path: str) -> Page | None:
+        record = self._record(path)
+        return pickle.loads(record) if record is not None else None
 
     def __len__(self) -> int:
         if self._count is None:
