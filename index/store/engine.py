@@ -18,6 +18,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -115,9 +116,18 @@ class _Positions(Positions):
     word's positions encoded as whoosh's `Positions.encode` does (their count, the pickled gaps)."""
 
     def word_values(self, value, analyzer, **kwargs):
+        boost = self.field_boost
         for word, found in token_positions(value).items():
+            if len(found) == 1:  # most words of a passage: their encoding is kept
+                yield (word, 1, boost, _one_position(found[0]))
+                continue
             gaps = [found[0], *(later - earlier for earlier, later in pairwise(found))]
-            yield (word, len(found), len(found) * self.field_boost, pack_uint(len(found)) + dumps(gaps, 2))
+            yield (word, len(found), len(found) * boost, pack_uint(len(found)) + dumps(gaps, 2))
+
+
+@lru_cache(maxsize=4096)
+def _one_position(position: int) -> bytes:
+    return pack_uint(1) + dumps([position], 2)
 
 
 def _text(format_: Format) -> TEXT:
