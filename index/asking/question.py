@@ -226,12 +226,9 @@ def _terms(
         for t in tokens
         if (
             any(span.start <= t.start and t.end <= span.end for span in spans)
-            or (
-                _is_content(t, folded)
-                if t.cjk
-                else t.text not in STOPWORDS and not is_clitic(folded, t.start, t.end)
-            )
+            or (_is_content(t, folded) if t.cjk else t.text not in STOPWORDS)
         )
+        and (t.cjk or not is_clitic(folded, t.start, t.end))  # Price's: its s is no part of the name
         and not any(start < t.end and t.start < end for start, end in asking)
     ]
     verbs = [t for t in content if _verb(t.text) and not any(s.start <= t.start < s.end for s in spans)]
@@ -329,7 +326,7 @@ def _keywords(
         if word.isascii():
             if asked(start, match.end()):
                 continue
-            if (word not in STOPWORDS and not is_clitic(folded, start, match.end())) or owner(start):
+            if not is_clitic(folded, start, match.end()) and (word not in STOPWORDS or owner(start)):
                 text = singular(word)
                 found.setdefault(
                     text, Keyword(text, start, owner(start), start, () if owner(start) else renderings(text))

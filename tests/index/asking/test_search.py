@@ -232,6 +232,28 @@ def test_clitics_are_neither_terms_nor_keywords(question: str, words: set[str]) 
     assert not {"s", "t", "don"} & set(read.terms)
 
 
+@pytest.fixture(scope="module")
+def latin_names(tmp_path_factory: pytest.TempPathFactory) -> NameTable:
+    root = tmp_path_factory.mktemp("latin")
+    files = {
+        "wiki/entities/Marie Lairre.md": entity("Marie Lairre"),
+        # a link's display is a name too: the name then ends in the clitic
+        "wiki/entities/Borley.md": entity("Borley", body="[[Marie Lairre|Marie Lairre's]] spirit."),
+    }
+    vault = write_vault(root / "vault", files)
+    wiki = Wiki.open(vault, root / "index")
+    wiki.update()
+    return wiki.live().graph.names
+
+
+def test_a_name_is_said_without_its_clitic(latin_names: NameTable) -> None:
+    """The s of Marie Lairre's is no part of the name a sentence must say."""
+    read = read_question("What date did the planchette give for Marie Lairre's death?", latin_names, {})
+    assert [read.folded[span.start : span.end] for span in read.names] == ["marie lairre's"]
+    assert "s" not in {keyword.text for keyword in read.keywords}
+    assert "s" not in read.terms and {"marie", "lairre"} <= set(read.terms)
+
+
 @pytest.mark.parametrize(
     ("terms", "shares", "finding"),
     [
