@@ -200,11 +200,10 @@ class SearchStore:
             writer.cancel()
             batch.cancel_apart()
             raise
-        if isinstance(writer, _SpawningWriter):
-            writer.commit(meanwhile=batch.commit_apart)
-        else:
-            writer.commit()
-            batch.commit_apart()
+        # The passages searched apart first: in a build the writer processes are still working
+        # through their queue meanwhile, and finish their segments only once told to commit.
+        batch.commit_apart()
+        writer.commit()
 
     def search(self, plan: QueryPlan, limit: int) -> list[ChunkMatch]:
         """The ``limit`` best passages: found by the plan's terms, phrases and named pages; when it
@@ -332,7 +331,6 @@ class _SpawningWriter(MpWriter):
 
     def __init__(self, ix, **kwargs) -> None:
         super().__init__(ix, multisegment=True, **kwargs)
-        self._meanwhile: Callable[[], None] | None = None
         spawn = multiprocessing.get_context("spawn")
         self.jobqueue = spawn.Queue(QUEUED_JOBS)
         self.resultqueue = spawn.Queue()
@@ -352,18 +350,6 @@ class _SpawningWriter(MpWriter):
         self.tasks = []
         super().cancel()
 
-    def commit(self, mergetype=None, optimize=None, merge=None, *, meanwhile: Callable[[], None]) -> None:
-        """whoosh's commit, running ``meanwhile`` in this process while the writer processes finish
-        their segments (at 10,000 pages they take seconds to write them, and this one would wait)."""
-        self._meanwhile = meanwhile
-        super().commit(mergetype, optimize, merge)
-        self._run_meanwhile()  # when no passage went to the writer processes, whoosh commits alone
-
-    def _run_meanwhile(self) -> None:
-        meanwhile, self._meanwhile = self._meanwhile, None
-        if meanwhile is not None:
-            meanwhile()
-
     def _commit(self, mergetype, optimize, merge) -> None:
         """whoosh's commit of writers of their own segments, taking a result from every writer
         (before joining them, so that none waits to hand its result over)."""
@@ -371,7 +357,6 @@ class _SpawningWriter(MpWriter):
             self._enqueue()
         for _ in self.tasks:
             self.jobqueue.put(None)
-        self._run_meanwhile()
         segments = self._merge_segments(mergetype, optimize, merge)
         segments += [self._result() for _ in self.tasks]
         for task in self.tasks:
@@ -449,8 +434,8 @@ class StoreBatch:
         return self._apart_writer
 
     def commit_apart(self) -> None:
-        """Write the passages searched apart and commit them: at a build's commit, in this process
-        while the writer processes finish the knowledge pages' segments."""
+        """Write the passages searched apart and commit them (in a build, while the writer processes
+        still index the knowledge pages)."""
         if self._apart_added:
             writer = self._apart_writing()
             for fields in self._apart_added:
