@@ -336,7 +336,13 @@ def _keywords(
             text, offset = piece.group(), start + piece.start()
             grams = [text] if len(text) == 1 else [text[i : i + 2] for i in range(len(text) - 1)]
             whole = text if _KATAKANA.fullmatch(text) and len(text) > 2 else None
-            english = () if owner(offset) or len(text) < 2 else english_for(text)
+            english = (
+                ()
+                if owner(offset)
+                else english_for(text)
+                if len(text) >= 2
+                else _verb_glosses(folded, offset)
+            )
             parts = parts_of(text) if not english and not owner(offset) and len(text) > 2 else ()
             for index, gram in enumerate(grams):
                 at = offset + index
@@ -347,6 +353,27 @@ def _keywords(
                     glosses = english or _glosses_within(parts, index, index + len(gram))
                     found.setdefault(gram, Keyword(gram, at, owner(at), offset, glosses, whole))
     return tuple(found.values())
+
+
+_ENDINGS = ("う", "く", "ぐ", "す", "つ", "ぬ", "ぶ", "む", "る", "い")
+"""How a verb (or adjective) of one kanji ends in the dictionary: 使え → 使う, 動か → 動く, 短く → 短い."""
+
+
+def _verb_glosses(folded: str, at: int) -> tuple[str, ...]:
+    """The English of the word a lone kanji is the stem of (使 of 使える: use; 避 of 避けるのに:
+    avoid), looked up in the dictionary form its kana ending points to: the ending as typed, cut
+    from the longest down to two kana; then its first kana and る (避け → 避ける); then each
+    dictionary ending (出し → 出す, not the noun 出し); then its first kana alone. None when no form
+    is in the dictionary."""
+    kanji = folded[at]
+    kana = _HIRAGANA.match(folded, at + 1)
+    ending = kana.group() if kana else ""
+    forms = [kanji + ending[:size] for size in range(len(ending), 1, -1)]
+    if ending:
+        forms.append(kanji + ending[0] + "る")
+    forms += [kanji + end for end in _ENDINGS]
+    forms += [kanji + ending[:1]] if ending else []
+    return next((found for found in map(english_for, dict.fromkeys(forms)) if found), ())
 
 
 def _straddles(parts: tuple[Part, ...], start: int, end: int) -> bool:

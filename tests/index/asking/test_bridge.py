@@ -98,6 +98,27 @@ def test_a_compound_is_read_as_its_words(question: str, glossed: dict[str, str],
 
 
 @pytest.mark.parametrize(
+    ("question", "kanji", "gloss", "not_gloss"),
+    [
+        ("ReDoS を避けるのに使えるエンジンは?", "使", "use", None),  # 使える → 使う
+        ("ReDoS を避けるのに使えるエンジンは?", "避", "avoid", None),  # the ending as typed
+        ("タンが出した食べ物は?", "出", "submit", "dashi"),  # 出した → 出す, not the noun 出し
+        ("いつ調べた?", "調", "examine", "investigation"),  # 調べ → 調べる
+        ("どこまで短くなった?", "短", "short", None),  # an adjective: 短い
+    ],
+)
+def test_a_lone_kanji_is_glossed_as_its_word(
+    question: str, kanji: str, gloss: str, not_gloss: str | None
+) -> None:
+    """A verb's stem of one kanji is looked up in its dictionary form: a Japanese question's verb
+    can be said by English prose (使える → Use non-backtracking engines)."""
+    keywords = {keyword.text: keyword for keyword in read_question(question, NameTable(), {}).keywords}
+    assert keywords[kanji].lone
+    assert gloss in keywords[kanji].glosses
+    assert not_gloss is None or not_gloss not in keywords[kanji].glosses
+
+
+@pytest.mark.parametrize(
     ("word", "thing"),
     [("ramen", True), ("cup", True), ("react", False), ("zqxw", False), ("ラーメン", False)],
 )
