@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from index.analysis import Token, fold, is_function_bigram, tokenize
 from index.asking.bridge import Part, english_for, japanese_for, parts_of
@@ -341,7 +342,7 @@ def _keywords(
                 if owner(offset)
                 else english_for(text)
                 if len(text) >= 2
-                else _verb_glosses(folded, offset)
+                else _verb_glosses(text, _ending_after(folded, offset + 1))
             )
             parts = parts_of(text) if not english and not owner(offset) and len(text) > 2 else ()
             for index, gram in enumerate(grams):
@@ -357,17 +358,22 @@ def _keywords(
 
 _ENDINGS = ("う", "く", "ぐ", "す", "つ", "ぬ", "ぶ", "む", "る", "い")
 """How a verb (or adjective) of one kanji ends in the dictionary: 使え → 使う, 動か → 動く, 短く → 短い."""
+MAX_ENDING = 4
+"""The kana after a lone kanji that its dictionary form may keep (避ける, 調べる): no form is longer."""
 
 
-def _verb_glosses(folded: str, at: int) -> tuple[str, ...]:
+def _ending_after(folded: str, at: int) -> str:
+    kana = _HIRAGANA.match(folded, at)
+    return kana.group()[:MAX_ENDING] if kana else ""
+
+
+@lru_cache(maxsize=4096)
+def _verb_glosses(kanji: str, ending: str) -> tuple[str, ...]:
     """The English of the word a lone kanji is the stem of (使 of 使える: use; 避 of 避けるのに:
-    avoid), looked up in the dictionary form its kana ending points to: the ending as typed, cut
+    avoid), looked up in the dictionary form its kana ``ending`` points to: the ending as typed, cut
     from the longest down to two kana; then its first kana and る (避け → 避ける); then each
     dictionary ending (出し → 出す, not the noun 出し); then its first kana alone. None when no form
     is in the dictionary."""
-    kanji = folded[at]
-    kana = _HIRAGANA.match(folded, at + 1)
-    ending = kana.group() if kana else ""
     forms = [kanji + ending[:size] for size in range(len(ending), 1, -1)]
     if ending:
         forms.append(kanji + ending[0] + "る")

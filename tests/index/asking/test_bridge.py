@@ -105,6 +105,7 @@ def test_a_compound_is_read_as_its_words(question: str, glossed: dict[str, str],
         ("タンが出した食べ物は?", "出", "submit", "dashi"),  # 出した → 出す, not the noun 出し
         ("いつ調べた?", "調", "examine", "investigation"),  # 調べ → 調べる
         ("どこまで短くなった?", "短", "short", None),  # an adjective: 短い
+        ("使" + "あ" * 900 + "?", "使", "use", None),  # a hostile run of kana: read as its first four
     ],
 )
 def test_a_lone_kanji_is_glossed_as_its_word(
