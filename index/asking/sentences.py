@@ -31,7 +31,7 @@ from functools import lru_cache
 from index.analysis import fold
 from index.asking.kinds import instances, kind_named
 from index.asking.question import Question
-from index.asking.splitting import Sentence, asks, fact_keys, is_whole, table_row
+from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
 from index.asking.vocabulary import STOPWORDS, Shape, stem
 from index.asking.weights import SaidText, is_latin, words_of
 from index.catalog.graph import short_names
@@ -447,6 +447,8 @@ class SentenceScorer:
             # A name written in capitals (cheap to see) is a name; the name table is asked only
             # for sentences without one (names in kana or kanji), or for a kind of page.
             own = self._names_of.get(sentence.path) or ()
+            # The key of a ``Key: value`` line is a label (Source:, Author:), not a name it says.
+            labels = key_spans(sentence.text)
             spans = [
                 match.span()
                 for match in (
@@ -454,7 +456,8 @@ class SentenceScorer:
                     *_CODE_NAME.finditer(sentence.text),
                     *_FOREIGN_NAME.finditer(sentence.text),
                 )
-                if fold(match.group()) not in own
+                if not any(start <= match.start() and match.end() <= end for start, end in labels)
+                and fold(match.group()) not in own
                 and not self._names_a_subject(match.group())
                 and (not self.question.proper or self._names_anew(match.group()))
             ]

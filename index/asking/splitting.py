@@ -26,6 +26,7 @@ _FACT_LINE = re.compile(r"^[^:：]{1,60}[:：]\s*\S")
 """``Published: The History Press, 2009``, ``Setting: port · Default: 8000``: a fact stated whole."""
 _FACT_PART = re.compile(r"\s+·\s+")
 """The cells of a table row as read (``Setting: port · Default: 8000``)."""
+_COLON = re.compile(r"[:：]")
 _KEY = re.compile(r"^[^\[\]()/<>`]{1,32}$")
 """A key is a short label (``default timeout``, ``確信度``), not a line cut at a URL's colon."""
 _SUBHEADING = re.compile(r"^\s*#{2,6}\s+(.+?)\s*#*\s*$")
@@ -90,9 +91,20 @@ def is_whole(sentence: Sentence) -> bool:
 def fact_keys(sentence: Sentence) -> str:
     """The keys of a ``Key: value`` line or of a table row's cells (``setting default``), short
     labels only; empty for any other sentence."""
-    if not _FACT_LINE.match(sentence.folded):
-        return ""
-    cells = _FACT_PART.split(sentence.folded.replace("：", ":"))
-    return " ".join(
-        key for key in (cell.split(":", 1)[0] for cell in cells if ":" in cell) if _KEY.match(key)
-    )
+    return " ".join(sentence.folded[start:end] for start, end in key_spans(sentence.folded))
+
+
+def key_spans(text: str) -> list[tuple[int, int]]:
+    """Where the keys of a ``Key: value`` line or of a table row's cells stand in ``text`` (the
+    sentence's shown or folded text), short labels only; none for any other sentence."""
+    if not _FACT_LINE.match(text):
+        return []
+    spans = []
+    start = 0
+    for cell in [*_FACT_PART.finditer(text), None]:
+        end = cell.start() if cell else len(text)
+        colon = _COLON.search(text, start, end)
+        if colon is not None and _KEY.match(text[start : colon.start()]):
+            spans.append((start, colon.start()))
+        start = cell.end() if cell else end
+    return spans

@@ -41,6 +41,11 @@ HARBOUR = {
         "嵐の夜の航海を疑似体験できる展示として「[[荒天ブリッジ]]」がある。\n",
     ),
     "wiki/entities/荒天ブリッジ.md": entity("荒天ブリッジ", body="潮見館の体験型の展示。"),
+    "wiki/sources/Harbour Notes 3.md": entity(
+        "Harbour Notes 3: The Gull Wars",
+        kind="source",
+        body="Source: *Harbour Notes*, Essay 3\nAuthor: Mary Quill\n\nHow the gulls took the east quay.\n",
+    ),
     "wiki/concepts/漏れ検査.md": entity(
         "漏れ検査",
         kind="concept",
@@ -67,6 +72,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         # "what … called", 何て名前: a name is asked
         ("What were the harbour master's cats called?", "Biscuit"),
         ("潮見館で嵐の航海を疑似体験できる展示って何て名前だっけ？", "荒天ブリッジ"),
+        # the key of a Key: value line is a label, not the name asked (Source:, not Author: …)
+        ("Who wrote the Harbour Notes essays?", "Mary Quill"),
         # a difference with nothing named: the sentence that contrasts (ではなく) answers it
         ("一時ファイルの漏れは件数の差ではなく何で比べる？", "comm -13"),
     ],

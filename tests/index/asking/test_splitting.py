@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from index.asking.splitting import split_sentences, table_row
+from index.asking.splitting import key_spans, split_sentences, table_row
 
 
 def sentences(text: str) -> list[str]:
@@ -65,3 +65,18 @@ def test_sentences_are_never_cut_inside_a_mention_a_code_span_or_a_url(
 def test_table_rows(line: str, row: bool) -> None:
     (sentence,) = split_sentences(line, path="wiki/x.md", section="", ordinal=0, rank=0)
     assert table_row(sentence) is row
+
+
+@pytest.mark.parametrize(
+    ("line", "keys"),
+    [
+        ("Author: Andrew Clarke", ["Author"]),
+        ("Setting: port · Default: 8000", ["Setting", "Default"]),  # each cell of a table row
+        ("確信度：medium", ["確信度"]),  # a full-width colon
+        ("Visit: 9 · a cell without a key · Finding: none", ["Visit", "Finding"]),
+        ("See [the docs](https://a.b/c): more", []),  # a line cut at a link's colon has no key
+        ("A plain sentence, no key.", []),
+    ],
+)
+def test_the_keys_of_a_fact_line(line: str, keys: list[str]) -> None:
+    assert [line[start:end] for start, end in key_spans(line)] == keys
