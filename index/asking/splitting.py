@@ -12,15 +12,16 @@ import re
 from dataclasses import dataclass
 
 from index.analysis import fold
-from index.reading.prose import split_outside, strip_citations
+from index.reading.prose import NOT_AFTER_TITLE, split_outside, strip_citations
 
 MAX_SENTENCE_CHARS = 320
 _SPLIT = re.compile(
-    r"(?<=[。！？!?])|(?:(?<=[a-z0-9)\]\"”’]{2}\.)|(?<=[a-z0-9)\]]{2}\.[\"”’]))(?=\s+[\"“(]?[A-Z])|\n"
+    rf"(?<=[。！？!?])|(?:(?<=[a-z0-9)\]\"”’]{{2}}\.){NOT_AFTER_TITLE}|(?<=[a-z0-9)\]]{{2}}\.[\"”’]))"
+    r"(?=\s+[\"“(]?[A-Z])|\n"
 )
 """Sentence ends: 。！？!?, a line break, and a full stop after a word, a bracket or a closing quote,
-before a capital (not the initial in ``Michael R. Lyu``); never inside ``<…>``, a code span or a
-URL (`split_outside`)."""
+before a capital (not the initial in ``Michael R. Lyu``, not a title's in ``the Rev. Foyster``);
+never inside ``<…>``, a code span or a URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
 _FACT_LINE = re.compile(r"^[^:：]{1,60}[:：]\s*\S")
 """``Published: The History Press, 2009``, ``Setting: port · Default: 8000``: a fact stated whole."""

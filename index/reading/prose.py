@@ -14,7 +14,9 @@ from index.reading.format import CITATION_WORDS, DEFINITION_HEADING, OVERVIEW_HE
 from index.reading.frontmatter import list_value, text_value
 from index.reading.wikilinks import WIKILINK
 
-_NUMBERED_CITATION = re.compile(r"[ \t]*\[\^?\d+(?:\s*[,–-]\s*\^?\d+)*\]")
+_NUMBERED_CITATION = re.compile(r"[ \t]*(?<![\[\]^\\])\[\^?(?!0)\d+(?:\s*[,–-]\s*\^?\d+)*\](?![\[*+?{])")
+"""``[41, 42]``, ``[10–12]``, ``[^3]``; not a regular expression's class (``^[1-9][0-9]*$``, whose
+backticks are gone by the time citations are stripped): references count from 1 and stand alone."""
 _SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：][^()（）]*[)）]")
 _MARKUP = re.compile(r"\*\*|__|`")
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
@@ -24,8 +26,17 @@ CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
 _QUOTE = re.compile(r"^(?:>\s?)+", re.MULTILINE)
 _STRUCTURE_LINE = re.compile(r"^(?:#{1,6}[ \t].*|>\s*\[![\w-]+\].*)\n?", re.MULTILINE)
 """Heading lines and callout title lines: structure, not text."""
-_SENTENCE_END = re.compile(r"[。！？!?]+|\.(?=\s|$)")
-"""A sentence ends at 。！？!? or at a full stop followed by a space (not inside ``3.5`` or ``e.g``)."""
+_TITLES = (
+    "Rev Mrs Messrs Prof Capt Col Gen Maj Lieut Sgt Cpl Hon Gov Sen Supt Insp vs cf viz approx Fig Vol Nos pp"
+)
+"""Abbreviations a capital follows inside a sentence (``the Rev. Foyster``, ``Prof. Hans Thirring``,
+``React vs. Vue``): their full stop ends no sentence. ``etc.`` and ``Inc.`` end sentences too often
+to be here."""
+NOT_AFTER_TITLE = "".join(rf"(?<!\b{title}\.)" for title in _TITLES.split())
+"""Put right after a full stop in a pattern: the stop is not a title's."""
+_SENTENCE_END = re.compile(rf"[。！？!?]+|\.{NOT_AFTER_TITLE}(?=\s|$)")
+"""A sentence ends at 。！？!? or at a full stop followed by a space (not inside ``3.5`` or ``e.g``,
+not after a title)."""
 _UNBREAKABLE = re.compile(
     r"<[^<>\s][^<>\n]*>"
     r"|``[^\n]+?``|`[^`\n]+`"

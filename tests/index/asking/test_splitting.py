@@ -22,6 +22,11 @@ def sentences(text: str) -> list[str]:
             "Evil Corp は企業。本社は東京！ Why? It is big. Michael R. Lyu said so.",
             ["Evil Corp は企業。", "本社は東京！", "Why?", "It is big.", "Michael R. Lyu said so."],
         ),
+        # nor at a title's full stop before a name
+        (
+            "Salter visited the Rev. Foyster. Prof. Hans Thirring came. React vs. Vue won.",
+            ["Salter visited the Rev. Foyster.", "Prof. Hans Thirring came.", "React vs. Vue won."],
+        ),
         # never inside Slack's special mentions: the sentence stays whole (escaped at the edge)
         ("Evil Corp は <!channel> を呼ぶ。次の文。", ["Evil Corp は <!channel> を呼ぶ。", "次の文。"]),
         ("Evil Corp は <!here> を呼ぶ。", ["Evil Corp は <!here> を呼ぶ。"]),

@@ -46,6 +46,8 @@ def test_blurb_text_keeps_lines_and_drops_structure(markdown: str, text: str) ->
         ("一文目です。二文目です。三文目です。", 8, "一文目です。"),
         ("First one. Second one is here. Third.", 20, "First one."),
         ("Version 3.5 is fast and small. Next.", 12, "Version 3.5…"),
+        ("He met the Rev. Foyster at home. Then left.", 36, "He met the Rev. Foyster at home."),
+        ("He met the Rev. Foyster at home.", 20, "He met the Rev. Foys…"),
         ("終わりのない長い文" * 10, 20, "終わりのない長い文終わりのない長い文終わ…"),
         ("あ。" + "い" * 30, 20, "あ。" + "い" * 18 + "…"),
         # never inside <!channel>, a code span or a URL
@@ -64,6 +66,11 @@ def test_shorten_cuts_at_a_sentence_end(text: str, limit: int, kept: str) -> Non
         ("速い(Source: [[@A]], [[@B]])。", "速い。"),
         ("速い（出典: A）と遅い (根拠：B) 。", "速いと遅い 。"),
         ("(Figure 1) は残る", "(Figure 1) は残る"),
+        # a regular expression's class is no reference, with or without its code span
+        ("`^[1-9][0-9]*$` に変更 [3]。", "`^[1-9][0-9]*$` に変更。"),
+        ("=~ ^[0-9]+$ で検証 [2, 4]。", "=~ ^[0-9]+$ で検証。"),
+        ("arr [0] と [0-9]{3} は残る", "arr [0] と [0-9]{3} は残る"),
+        ("Treasurer [10–12]. Next [^3]", "Treasurer. Next"),
     ],
 )
 def test_strip_citations(text: str, clean: str) -> None:
