@@ -32,7 +32,7 @@ from index.analysis import fold
 from index.asking.kinds import instances, kind_named
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
-from index.asking.vocabulary import STOPWORDS, Shape, stem
+from index.asking.vocabulary import STOPWORDS, Shape, singular, stem
 from index.asking.weights import SaidText, is_latin, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
@@ -215,7 +215,8 @@ class SentenceScorer:
 
     def score(self, sentence: Sentence) -> Scored:
         context = self._context_of(sentence)
-        words = words_of(sentence.folded)
+        parts = camel_parts(sentence.text) if len(sentence.text) == len(sentence.folded) else ()
+        words = words_of(sentence.folded) | {word for _, _, word in parts}
         covered = said = 0.0
         own = passage_only = unnamed = False
         terms: list[tuple[int, int]] = []
@@ -226,9 +227,9 @@ class SentenceScorer:
                 covered += weight
                 continue
             whole = keyword.said_as in sentence.folded
-            spans = _occurrences(keyword.text, sentence.folded, words) if whole else []
+            spans = _occurrences(keyword.text, sentence.folded, words, parts) if whole else []
             for rendering in keyword.glosses:
-                spans.extend(_occurrences(rendering, sentence.folded, words))
+                spans.extend(_occurrences(rendering, sentence.folded, words, parts))
             written = [] if spans else instances(self._kinds[keyword.text], sentence.folded)
             if spans or written or context.has(keyword.said_as):
                 covered += weight
@@ -551,13 +552,33 @@ def _whole_word(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])")
 
 
-def _occurrences(text: str, folded: str, words: set[str]) -> list[tuple[int, int]]:
-    """Where a keyword stands in a folded sentence: Latin words whole (plural or not), CJK anywhere."""
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_CAMEL_WORD = re.compile(r"[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*")
+
+
+@lru_cache(maxsize=16384)
+def camel_parts(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The parts of the camelCase identifiers of a text, each with its span and folded
+    (``maxPayload`` → max, payload; ``bootstrapMaxChars`` → bootstrap, max, chars): a setting is
+    asked for in words (what max payload …)."""
+    return tuple(
+        (word.start() + part.start(), word.start() + part.end(), singular(part.group().casefold()))
+        for word in _CAMEL_WORD.finditer(text)
+        for part in _CAMEL_PART.finditer(word.group())
+    )
+
+
+def _occurrences(
+    text: str, folded: str, words: set[str], parts: tuple[tuple[int, int, str], ...] = ()
+) -> list[tuple[int, int]]:
+    """Where a keyword stands in a folded sentence: Latin words whole (plural or not) or a part of
+    a camelCase identifier (`camel_parts`), CJK anywhere."""
     if text.isascii():
         if text not in words and stem(text) not in words:
             return []
         stemmed = stem(text)
-        return [m.span() for m in _LATIN.finditer(folded) if stem(m.group()) in (stemmed, text)]
+        found = [m.span() for m in _LATIN.finditer(folded) if stem(m.group()) in (stemmed, text)]
+        return found + [(start, end) for start, end, part in parts if stem(part) in (stemmed, text)]
     spans = []
     at = folded.find(text)
     while at >= 0:

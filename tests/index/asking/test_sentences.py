@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import fold
-from index.asking.sentences import capitalised
+from index.asking.sentences import camel_parts, capitalised
 from index.wiki import Wiki
 from tests.vaults import entity, write_vault
 
@@ -46,6 +46,15 @@ HARBOUR = {
         kind="source",
         body="Source: *Harbour Notes*, Essay 3\nAuthor: Mary Quill\n\nHow the gulls took the east quay.\n",
     ),
+    "wiki/concepts/Gull Radio.md": entity(
+        "Gull Radio",
+        kind="concept",
+        body=(
+            "The harbour's radio link.\n\n## Limits\n\n"
+            "Gull Radio messages carry Tern Weather payloads and quay news.\n"
+            "Set a message size limit in the relay: maxPayload: 16 * 1024\n"
+        ),
+    ),
     "wiki/concepts/漏れ検査.md": entity(
         "漏れ検査",
         kind="concept",
@@ -74,6 +83,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         ("潮見館で嵐の航海を疑似体験できる展示って何て名前だっけ？", "荒天ブリッジ"),
         # the key of a Key: value line is a label, not the name asked (Source:, not Author: …)
         ("Who wrote the Harbour Notes essays?", "Mary Quill"),
+        # a camelCase setting is said by its parts (max payload: maxPayload)
+        ("What max payload does Gull Radio allow for messages?", "16 * 1024"),
         # a difference with nothing named: the sentence that contrasts (ではなく) answers it
         ("一時ファイルの漏れは件数の差ではなく何で比べる？", "comm -13"),
     ],
@@ -136,3 +147,18 @@ def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> Non
 )
 def test_words_an_english_question_writes_as_names(question: str, word: str, named: bool) -> None:
     assert capitalised(question, fold(question).find(word), word) is named
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        ("maxPayload: 16 * 1024", ["max", "payload"]),
+        ("set bootstrapMaxChars (12000)", ["bootstrap", "max", "char"]),
+        ("chatCompletions.enabled", ["chat", "completion"]),
+        ("per-channel-peer and HTTPS and plain words", []),
+    ],
+)
+def test_the_parts_of_a_camel_case_identifier(text: str, parts: list[str]) -> None:
+    found = camel_parts(text)
+    assert [part for _, _, part in found] == parts
+    assert all(fold(text[start:end]).startswith(part) for start, end, part in found)
