@@ -216,7 +216,9 @@ class SentenceScorer:
     def score(self, sentence: Sentence) -> Scored:
         context = self._context_of(sentence)
         parts = camel_parts(sentence.text) if len(sentence.text) == len(sentence.folded) else ()
-        words = words_of(sentence.folded) | {word for _, _, word in parts}
+        words = words_of(sentence.folded)
+        if parts:
+            words = words | {word for _, _, word in parts}
         covered = said = 0.0
         own = passage_only = unnamed = False
         terms: list[tuple[int, int]] = []
@@ -553,7 +555,8 @@ def _whole_word(name: str) -> re.Pattern[str]:
 
 
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-_CAMEL_WORD = re.compile(r"[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*")
+_CAMEL_BOUNDARY = re.compile(r"[a-z][A-Z]")
+_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 
 
 @lru_cache(maxsize=16384)
@@ -561,9 +564,12 @@ def camel_parts(text: str) -> tuple[tuple[int, int, str], ...]:
     """The parts of the camelCase identifiers of a text, each with its span and folded
     (``maxPayload`` → max, payload; ``bootstrapMaxChars`` → bootstrap, max, chars): a setting is
     asked for in words (what max payload …)."""
+    if _CAMEL_BOUNDARY.search(text) is None:  # most sentences: one scan, no identifier
+        return ()
     return tuple(
         (word.start() + part.start(), word.start() + part.end(), singular(part.group().casefold()))
-        for word in _CAMEL_WORD.finditer(text)
+        for word in _ASCII_WORD.finditer(text)
+        if _CAMEL_BOUNDARY.search(word.group())
         for part in _CAMEL_PART.finditer(word.group())
     )
 
