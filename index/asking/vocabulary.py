@@ -66,8 +66,12 @@ class Shape(StrEnum):
 # The words that ask (何, どこ, how many, which …) are matched on the folded question and are not
 # keywords: no sentence is expected to contain them.
 _DIFFERENCE = re.compile(
-    r"違い|違う|異なる|差異|比較|比べ|\bdiffer(?!ently)\w*|\bcompar\w*|\bvs\b\.?|\bversus\b"
+    r"(?:(?:主な|大きな|一番の|最大の)\s*)?(?:違い|違う|異なる|差異)|比較|比べ"
+    r"|(?:\b(?:main|key|major|biggest|big|real|chief|primary|principal|essential|fundamental)\s+)?"
+    r"\bdiffer(?!ently)\w*|\bcompar\w*|\bvs\b\.?|\bversus\b"
 )
+"""A difference asked, with the word that only weighs it (the *main* difference, 主な違い): the
+question's frame, which no passage says, not a word of its subject."""
 _NUMBER = re.compile(
     r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
     r"|何\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
