@@ -556,20 +556,20 @@ def _whole_word(name: str) -> re.Pattern[str]:
 
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _CAMEL_BOUNDARY = re.compile(r"[a-z][A-Z]")
-_ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+_SETTING_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*")
+"""lowerCamelCase, how settings and fields are written (maxPayload); a name in UpperCamelCase
+(ByteDance, MegaScale) is the name it is, found whole."""
 
 
-@lru_cache(maxsize=16384)
 def camel_parts(text: str) -> tuple[tuple[int, int, str], ...]:
-    """The parts of the camelCase identifiers of a text, each with its span and folded
+    """The parts of the lowerCamelCase identifiers of a text, each with its span and folded
     (``maxPayload`` → max, payload; ``bootstrapMaxChars`` → bootstrap, max, chars): a setting is
     asked for in words (what max payload …)."""
     if _CAMEL_BOUNDARY.search(text) is None:  # most sentences: one scan, no identifier
         return ()
     return tuple(
         (word.start() + part.start(), word.start() + part.end(), singular(part.group().casefold()))
-        for word in _ASCII_WORD.finditer(text)
-        if _CAMEL_BOUNDARY.search(word.group())
+        for word in _SETTING_WORD.finditer(text)
         for part in _CAMEL_PART.finditer(word.group())
     )
 
