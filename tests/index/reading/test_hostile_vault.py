@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from index.asking.splitting import MAX_SENTENCE_CHARS
 from index.model import FolderCount
 from index.reading.pages import MAX_NAME_CHARS, MAX_PAGE_BYTES, parse_page
 from index.reading.vault import SYMLINK, RefusedFile, read_vault_file, scan_vault, survey_vault
@@ -349,3 +350,24 @@ def test_lines_written_to_make_a_pattern_backtrack_are_read_at_once(tmp_path: Pa
     wiki.update()
     assert time.perf_counter() - started < 20.0
     assert {page.title for page in wiki.live().catalog.pages.values()} >= {"Alpha", "Beta"}
+
+
+def test_lines_written_against_the_sentence_patterns_are_answered_at_once(tmp_path: Path) -> None:
+    """A run of lowerCamelCase, of regex classes, of titles and of full stops, read by the answer
+    step (`camel_parts`, `strip_citations`, the sentence ends): each pattern is read once, in order."""
+    files = {
+        "wiki/entities/Gamma.md": entity(
+            "Gamma",
+            body=(
+                f"maxPayload {'aB' * 20000}\n\n{'^[1-9][0-9]' * 5000} [3]\n\n"
+                f"{'the Rev. Foyster met Prof. Hans vs. Vue. ' * 2000}\n\n{'ab.' * 20000}\n"
+            ),
+        ),
+    }
+    root = write_vault(tmp_path / "vault", files)
+    wiki = Wiki.open(root, tmp_path / "index")
+    wiki.update()
+    started = time.perf_counter()
+    answer = wiki.answer("What max payload does Gamma take, and what did the Rev. Foyster say?")
+    assert time.perf_counter() - started < 20.0
+    assert answer.question and all(len(sentence.text) <= MAX_SENTENCE_CHARS for sentence in answer.sentences)
