@@ -23,6 +23,7 @@ import psutil  # noqa: E402
 
 from bench.answer_keys import answered, normalise  # noqa: E402
 from bench.engines import Engine, open_engine  # noqa: E402
+from bot.memory import collect_less_often, exempt_the_index  # noqa: E402
 
 WARMUP = ("warm up", "ウォームアップ")
 VISIBLE_TIMEOUT_S = 60.0
@@ -144,6 +145,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     queries = json.loads(args.queries.read_text(encoding="utf-8"))
     engine = open_engine(args.engine, args.vault, args.index)
+    if args.task in ("cold", "serve"):  # as the bot serves (`bot.serve.runtime`, `bot.serve.freshness`)
+        collect_less_often()
+        exempt_the_index()
     opened_s = time.perf_counter() - STARTED
     if args.task == "build":
         result = task_build(engine, queries)

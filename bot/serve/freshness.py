@@ -18,7 +18,7 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
-from bot.memory import give_back_freed_memory
+from bot.memory import exempt_the_index, give_back_freed_memory
 from index import PAGE_SUFFIXES, IndexReport, Wiki
 
 log = logging.getLogger("sakuin.freshness")
@@ -87,6 +87,8 @@ class Freshener:
     def _update(self, paths: set[str] | None = None) -> IndexReport | None:
         try:
             report = self.wiki.update(paths=paths)
+            if not self.updates or report.rebuilt or report.added or report.changed or report.removed:
+                exempt_the_index()
         except Exception:
             log.exception("index update failed; the previous index keeps serving")
             self._paths = None  # what that update was told is lost with it: compare every file next

@@ -24,7 +24,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.answering.queue import AnswerQueue, favour_the_event_loop
 from bot.digest.schedule import schedule_digest
-from bot.memory import limit_arenas
+from bot.memory import collect_less_often, limit_arenas
 from bot.serve.app import create_app
 from bot.serve.freshness import Freshener, keep_fresh
 from bot.serve.git_sync import GitSync
@@ -111,6 +111,7 @@ async def start_bot(settings: Settings) -> AsyncIterator[Bot]:
     """The app and its wiki, with the background tasks running until the block ends."""
     require_wiki_dir(settings)
     limit_arenas()
+    collect_less_often()
     favour_the_event_loop()
     sync = GitSync.from_settings(settings)
     if sync is not None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import shutil
 import threading
+import weakref
 from pathlib import Path
 
 import pytest
@@ -116,6 +118,31 @@ async def test_triggers_during_an_update_are_not_lost(tmp_path: Path) -> None:
     await asyncio.gather(*(freshener.refresh() for _ in range(20)))
     assert wiki.lookup("Late").match is not None
     assert freshener.updates - first <= 2
+
+
+class _Cycle:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_the_index_is_set_aside_from_the_collector_until_it_is_replaced(tmp_path: Path) -> None:
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    freshener = Freshener(Wiki.open(vault, tmp_path / "index"))
+    held = _Cycle()
+    gone = weakref.ref(held)
+    try:
+        await freshener.refresh()
+        del held
+        gc.collect()
+        assert gone() is not None and gc.get_freeze_count() > 0  # set aside with the loaded state
+        (vault / "wiki/entities/Late.md").write_text(entity("Late"))
+        await freshener.refresh()
+        assert gone() is None  # an update frees what the replaced state held, cycles included
+        assert freshener.wiki.lookup("Late").match is not None
+    finally:
+        gc.unfreeze()
 
 
 async def test_a_failed_update_keeps_the_previous_index(tmp_path: Path) -> None:
