@@ -16,6 +16,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 import jamdict_data
@@ -149,7 +150,39 @@ def parts_of(compound: str) -> tuple[Part, ...]:
                 break
         else:
             start += 1
-    return tuple(found)
+    return _joined(found) if _KATAKANA.fullmatch(compound) else tuple(found)
+
+
+JOINED = 3
+"""Glosses of each part joined with the next part's: the first few senses."""
+
+
+def _joined(parts: list[Part]) -> tuple[Part, ...]:
+    """A katakana compound is often an English compound written as one word (プリ · ロード:
+    preload, ワーク · ツリー: worktree): next to its own glosses, each part glosses as its glosses
+    joined with those of an adjacent part (only a rendering the wiki writes ever counts)."""
+    joins = [
+        tuple(
+            f"{one.rstrip('-')}{other.lstrip('-')}"
+            for one in left.glosses[:JOINED]
+            for other in right.glosses[:JOINED]
+        )
+        if left.end == right.start
+        else ()
+        for left, right in pairwise(parts)
+    ]
+    return tuple(
+        Part(
+            part.start,
+            part.end,
+            tuple(
+                dict.fromkeys(
+                    (*part.glosses, *(joins[at - 1] if at else ()), *(joins[at] if at < len(joins) else ()))
+                )
+            ),
+        )
+        for at, part in enumerate(parts)
+    )
 
 
 def _stem(form: str) -> str | None:

@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from index.analysis import Token, fold, is_function_bigram, tokenize
+from index.asking.acronyms import acronym_in
 from index.asking.bridge import Part, english_for, japanese_for, parts_of
 from index.asking.vocabulary import (
     STOPWORDS,
     Relation,
     Shape,
+    expansion_asked,
     gloss,
     is_clitic,
     relations_asked,
@@ -111,6 +113,8 @@ class Question:
     """It asks for a sum of money (`index.asking.vocabulary.Shaped.priced`)."""
     proper: bool = False
     """It asks for a proper name (`index.asking.vocabulary.Shaped.proper`)."""
+    expands: str | None = None
+    """The acronym whose words it asks for, folded (what does OWASP stand for: ``owasp``)."""
 
     @property
     def answered_by(self) -> str | None:
@@ -155,9 +159,12 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     spans = tuple(_papers_named(folded, names.name_spans(text), names))
     named = tuple(dict.fromkeys(span.page.path for span in spans if span.page.path in pages))
     shaped = shape_of(folded)
-    terms, ranking = _terms(text, shaped.asking, spans, shaped.edges)
+    expansion = expansion_asked(folded)
+    acronym = acronym_in(text) if expansion else None
+    asking = [*shaped.asking, *expansion] if acronym else shaped.asking
+    terms, ranking = _terms(text, asking, spans, shaped.edges)
     relations, relation_spans = relations_asked(folded, shaped.shape)
-    keywords = _keywords(folded, spans, [*shaped.asking, *relation_spans], shaped.edges)
+    keywords = _keywords(folded, spans, [*asking, *relation_spans], shaped.edges)
     shape = shaped.shape
     japanese = _language(folded, spans) == "ja"
     if (
@@ -184,6 +191,7 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
         dated=shaped.dated,
         priced=shaped.priced,
         proper=shaped.proper,
+        expands=acronym,
     )
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from index.analysis import tokenize
+from index.asking.acronyms import expansion_spans
 from index.asking.question import MAX_TERMS, Question, read_question
 from index.asking.sentences import COUNTERS, Scored, SentenceScorer, folded_names
 from index.asking.splitting import Sentence, split_sentences
@@ -202,8 +203,18 @@ def scorer_for(
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
     )
+    acronym = retrieval.question.expands
+    if acronym and not any(expansion_spans(acronym, sentence.text) for sentence in sentences):
+        acronym = None  # no passage spells it out as the acronyms module reads one: the shape decides
     return SentenceScorer(
-        retrieval.question, weights, pages, names, subject=subject, subject_weight=subject_weight, units=units
+        retrieval.question,
+        weights,
+        pages,
+        names,
+        subject=subject,
+        subject_weight=subject_weight,
+        units=units,
+        expands=acronym,
     )
 
 

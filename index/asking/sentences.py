@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from index.analysis import fold
+from index.asking.acronyms import expansion_spans
 from index.asking.kinds import instances, kind_named
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
@@ -177,6 +178,7 @@ class SentenceScorer:
         subject: str | None = None,
         subject_weight: float = 0.0,
         units: tuple[str, ...] = (),
+        expands: str | None = None,
     ) -> None:
         self.question = question
         self.weights = weights
@@ -184,6 +186,8 @@ class SentenceScorer:
         self.names = names
         self.subject = subject
         self.units = units
+        self.expands = expands
+        """The acronym asked, when a passage spells it out: only a sentence that does then fits."""
         """What the asked number must count (何 GPU), as the passages say it, when they do."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
         # A page is also called what the question called it (Price for Harry Price).
@@ -200,6 +204,7 @@ class SentenceScorer:
         self._context: dict[tuple[str, str], SaidText] = {}
         self._targets: dict[str, frozenset[str]] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
+        self._summaries: dict[str, SaidText] = {}
         self._asked_words: frozenset[str] | None = None
         self._proper = frozenset(
             k.text
@@ -243,7 +248,11 @@ class SentenceScorer:
                 covered += weight * PASSAGE_SHARE
                 passage_only = passage_only or weight > 0
             else:
-                unnamed = unnamed or (weight > 0 and keyword.text in self._proper)
+                unnamed = unnamed or (
+                    weight > 0
+                    and keyword.text in self._proper
+                    and not self._summary_of(sentence).has(keyword.said_as)
+                )
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
@@ -260,8 +269,9 @@ class SentenceScorer:
         # of name asked (21 ファイル for how many files, チーム for which team).
         fits = fits and (own or not passage_only or bool(self.units or self.question.cues))
         # A thing an English question writes as a name (MiB, Heartbleed) that the sentence, its
-        # page, heading and passage never say: it tells of another thing. (A Latin name in a
-        # Japanese question, or over a Japanese sentence, is often written in kana: Weyl → ワイル.)
+        # page's names and summary, heading and passage never say: it tells of another thing. (A
+        # Latin name in a Japanese question, or over a Japanese sentence, is often written in
+        # kana: Weyl → ワイル.)
         fits = fits and not (unnamed and is_latin(sentence.folded))
         # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
         # page it stands on (how many syscalls does Podman's seccomp profile block?); a page that
@@ -337,6 +347,14 @@ class SentenceScorer:
             self._context[key] = SaidText.of(f"{names} {fold(sentence.section)}")
         return self._context[key]
 
+    def _summary_of(self, sentence: Sentence) -> SaidText:
+        """What the sentence's page says it is about (a hook's timeout page whose summary names
+        Claude Code is about Claude Code's hooks in every sentence)."""
+        if sentence.path not in self._summaries:
+            page = self.pages.get(sentence.path)
+            self._summaries[sentence.path] = SaidText.of(fold(page.summary) if page else "")
+        return self._summaries[sentence.path]
+
     def _passage_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.ordinal)
         if key not in self._passages:
@@ -347,6 +365,9 @@ class SentenceScorer:
 
     def _fit(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         shape = self.question.shape
+        if self.expands:
+            spans = expansion_spans(self.expands, sentence.text)
+            return bool(spans), spans
         if self._keyed(sentence):
             # confidence: medium answers "what confidence …", whatever its shape; a difference is
             # told in parallel lines (-f / --raw-field: always a string) as often as in a sentence.

@@ -77,7 +77,8 @@ _NUMBER = re.compile(
     r"|何\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
     r"|\bhow\s+many(?:\s+(?!(?:{stop})\b)(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
-    r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b".replace(
+    r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
+    r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)".replace(
         "{stop}", "|".join(sorted(STOPWORDS))
     )
 )
@@ -85,7 +86,8 @@ _NUMBER = re.compile(
 name). The unit of ``how many`` is its next word or two, up to a function word, a past tense or a
 measure (how many production files still had …: production files; how many pages long: pages);
 the last is taken for the noun, which a present-tense verb after a one-word noun may not be; a
-function word right after it is no unit (how many did the SPR say …)."""
+function word right after it is no unit (how many did the SPR say …). A measure asked with
+*what* (what's the average payout, the maximum size) is a number too; the measure stays a keyword."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
@@ -94,17 +96,17 @@ _NAME = re.compile(
 )
 """誰, どこ, which X, who …; and asking what a thing is called (何て名前, 名前は？, what was it called?)."""
 _DEFINITION = re.compile(
-    r"とは|って(?:何|なに)|の定義|の意味|\bwhat\s+(?:is|are)\b|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
+    r"とは|って(?:何|なに)(?![のもをがでにか])|の定義|の意味|\bwhat\s+(?:is|are)\b|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
 )
 _FRAMING = re.compile(
     r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
     r"|supposed\s+to|according\s+to(?:\s+(?:the|our)\s+(?:wiki|notes|docs))?|c[oa]me?\s+up\s+with"
-    r"|stands?\s+for|do\s+you\s+(?:know|remember))\b"
+    r"|stands?\s+for|do\s+you\s+(?:know|remember)|these\s+days|nowadays)\b"
     r"|(?:wiki|ウィキ)\s*(?:によると|によれば|では|だと)"
 )
 """How a question hedges or frames itself (roughly how many, according to the log, according to
-the wiki, who came up with X, what does X stand for, wiki では): no sentence is expected to say these
-words."""
+the wiki, who came up with X, what does X stand for these days, wiki では): no sentence is expected
+to say these words."""
 _ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _ASKS_MONEY = re.compile(
     r"(?:費用|価格|定価|料金|金額|値段|予算|寄付|お金|円).*いくら|いくら.*(?:円|払|かか|集ま)|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
@@ -355,8 +357,26 @@ def shape_of(folded: str) -> Shaped:
     return Shaped(Shape.OPEN, asking)
 
 
-_ATTRIBUTE = re.compile(r"\s+the\s+(?:[a-z0-9-]+\s+){0,3}(?:of|for|in|on|at)\b")
-"""``what is the default timeout of X``: a property of X, not what X is."""
+_EXPANSION = re.compile(
+    r"\bstands?\s+for\b|\bshort\s+for\b|\b(?:acronym|abbreviation)\s+(?:of|for)\b|何の略|の略(?:称|語)?\s*(?:は|って)"
+)
+"""Asking what an acronym stands for (what does OWASP stand for, RBAC って何の略, RBAC の略は)."""
+_LETTER_IN = re.compile(r"\bthe\s+[a-z]\s+(?:in|of)\b")
+"""The letter asked of an acronym (the W in OWASP): no sentence says it alone."""
+
+
+def expansion_asked(folded: str) -> list[tuple[int, int]]:
+    """The spans of the words that ask what an acronym stands for (and of the letter asked, the W
+    in), none when the question does not ask that. Whether it names an acronym is read from the
+    question as written (`index.asking.acronyms`): "what does Anthropic stand for" asks no expansion."""
+    expansion = _EXPANSION.search(folded)
+    return [match.span() for match in (expansion, *_LETTER_IN.finditer(folded))] if expansion else []
+
+
+_ATTRIBUTE = re.compile(r"\s+the\s")
+"""``what is the default timeout (of X)``, ``what is the gateway's port``: a property, not what a
+thing is (what is a monad, what is HSTS). A thing named with *the* (what is the Blue Book) is
+still answered from its page, whose lead says what it is."""
 
 
 _ASKED_BY_WORD = re.compile(r"なぜ|なんで|どうして|どうやって|どのように|どんな")

@@ -70,7 +70,11 @@ def test_japanese_for(word: str, says: str | None, lacks: str) -> None:
     [
         ("最大長", [("最大", "maximum")]),  # 長 alone is one character: no part
         ("環境変数", [("環境", "environment"), ("変数", "variable")]),
-        ("プリロードリスト", [("プリ", None), ("ロード", "load"), ("リスト", "list")]),
+        (
+            "プリロードリスト",
+            [("プリ", "preload"), ("ロード", "preload"), ("リスト", "list")],
+        ),  # joined: preload
+        ("ワークツリー", [("ワーク", "worktree"), ("ツリー", "worktree")]),
         ("ズクキ", []),
     ],
 )

@@ -55,6 +55,19 @@ HARBOUR = {
             "Set a message size limit in the relay: maxPayload: 16 * 1024\n"
         ),
     ),
+    "wiki/concepts/Relay Limits.md": entity(
+        "Relay Limits",
+        kind="concept",
+        body="How the Tern Weather relay caps its traffic.\n\n## Settings\n\n"
+        "The default timeout is 30 seconds.\n",
+    ),
+    "wiki/concepts/TAP.md": entity(
+        "TAP",
+        kind="concept",
+        body="The harbour's warning scheme for spring tides.\n\n## Use\n\n"
+        "TAP messages go out an hour before high water.\n\n## Name\n\n"
+        "The letters are for Tide Alert Protocol, after the 1952 flood.\n",
+    ),
     "wiki/concepts/漏れ検査.md": entity(
         "漏れ検査",
         kind="concept",
@@ -87,6 +100,11 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         ("What max payload does Gull Radio allow for messages?", "16 * 1024"),
         # a difference with nothing named: the sentence that contrasts (ではなく) answers it
         ("一時ファイルの漏れは件数の差ではなく何で比べる？", "comm -13"),
+        # a name the question writes that only the page's summary says: the page is about it
+        ("What is the default timeout of the Tern Weather relay?", "30 seconds"),
+        # an acronym is answered by the words it is made of
+        ("What does TAP stand for?", "Tide Alert Protocol"),
+        ("TAP って何の略？", "Tide Alert Protocol"),
     ],
 )
 def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None:

@@ -56,6 +56,15 @@ from index.asking.vocabulary import (
         ("How many pages long was the Blue Book?", Shape.NUMBER, "page"),
         # a property of a thing is not its definition; a when-clause does not ask when
         ("What is the default timeout of a command hook?", Shape.OPEN, None),
+        ("What is the gateway's default port?", Shape.OPEN, None),
+        (
+            "オードリー・タンが初めて日本に来たのって何の大会だった？",
+            Shape.OPEN,
+            None,
+        ),  # 何の: which, not what
+        # a measure asked with what is a number
+        ("What's the average bug bounty payout on HackerOne?", Shape.NUMBER, None),
+        ("What is the maximum runtime of a job?", Shape.NUMBER, None),
         ("Where was Hastings based when he wrote it?", Shape.NAME, None),
         ("When was the crypt found?", Shape.NUMBER, None),
         ("How many GPUs pre-trained the model?", Shape.NUMBER, "gpu"),  # no unit cut inside a word
