@@ -78,7 +78,8 @@ _NUMBER = re.compile(
     r"|\bhow\s+many(?:\s+(?!(?:{stop})\b)(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
-    r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)".replace(
+    r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)"
+    r"|\b(?:what|which)\s+(?=(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity|threshold)s?\b)".replace(
         "{stop}", "|".join(sorted(STOPWORDS))
     )
 )
@@ -87,7 +88,8 @@ name). The unit of ``how many`` is its next word or two, up to a function word, 
 measure (how many production files still had …: production files; how many pages long: pages);
 the last is taken for the noun, which a present-tense verb after a one-word noun may not be; a
 function word right after it is no unit (how many did the SPR say …). A measure asked with
-*what* (what's the average payout, the maximum size) is a number too; the measure stays a keyword."""
+*what* (what's the average payout, the maximum size) is a number too, and so is a measure asked
+with *which* or *what* (which port, what temperature drop); the measure stays a keyword."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
@@ -340,7 +342,14 @@ def shape_of(folded: str) -> Shaped:
                     Shape.NUMBER, [*asking, span], unit=counted, dated=dated, edges=edges, priced=priced
                 )
         return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated, priced=priced)
-    name = next((match for match in _NAME.finditer(folded) if match.group("noun_en") not in STOPWORDS), None)
+    name = next(
+        (
+            match
+            for match in _NAME.finditer(folded)
+            if match.group("noun_en") not in (*STOPWORDS, *_NOT_NAMED)
+        ),
+        None,
+    )
     if name:
         noun = name.group("noun") or name.group("noun_en") or name.group("focus")
         cue = _CUE_NOUNS.get(noun) if noun else None
@@ -373,6 +382,8 @@ def expansion_asked(folded: str) -> list[tuple[int, int]]:
     return [match.span() for match in (expansion, *_LETTER_IN.finditer(folded))] if expansion else []
 
 
+_NOT_NAMED = ("order", "format", "way", "kind", "sort", "extent")
+"""What a *which* or *what* asks that no name answers (in what order, what format, what kind of)."""
 _ATTRIBUTE = re.compile(r"\s+the\s")
 """``what is the default timeout (of X)``, ``what is the gateway's port``: a property, not what a
 thing is (what is a monad, what is HSTS). A thing named with *the* (what is the Blue Book) is

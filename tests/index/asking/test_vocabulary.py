@@ -65,6 +65,11 @@ from index.asking.vocabulary import (
         # a measure asked with what is a number
         ("What's the average bug bounty payout on HackerOne?", Shape.NUMBER, None),
         ("What is the maximum runtime of a job?", Shape.NUMBER, None),
+        ("Which port does the viewer listen on?", Shape.NUMBER, None),
+        ("What temperature drop did the students record?", Shape.NUMBER, None),
+        # what a which or what asks that no name answers
+        ("In what order does flow-state.sh resolve the session_id?", Shape.OPEN, None),
+        ("What format are log entry headings written in?", Shape.OPEN, None),
         ("Where was Hastings based when he wrote it?", Shape.NAME, None),
         ("When was the crypt found?", Shape.NUMBER, None),
         ("How many GPUs pre-trained the model?", Shape.NUMBER, "gpu"),  # no unit cut inside a word
