@@ -37,42 +37,59 @@ def acronym_in(text: str) -> str | None:
 def expansion_spans(acronym: str, text: str) -> list[tuple[int, int]]:
     """Where ``text`` spells out ``acronym`` (see the module docstring)."""
     words = [(match.start(), match.end(), match.group()) for match in _WORD.finditer(text)]
+    spell = _Speller(acronym, [word for _, _, word in words])
     found = []
-    for first in range(len(words)):
-        if words[first][2].casefold() in MINOR:
-            continue
-        last = _spelled(acronym, tuple(word for _, _, word in words[first:]))
+    for first, (start, _, word) in enumerate(words):
+        if word[0].casefold() != acronym[0] or word.casefold() in MINOR:
+            continue  # a run starts with a word of the acronym's first letter
+        last = spell.last(0, first, 0)
         if last is None:
             continue
-        run = words[first : first + last + 1]
-        start, end = run[0][0], run[-1][1]
+        run = words[first : last + 1]
+        end = run[-1][1]
         capitalised = all(word[0].isupper() for _, _, word in run if word.casefold() not in MINOR)
         if (capitalised and len(acronym) >= 3) or _bracketed(acronym, text, start, end):
             found.append((start, end))
     return found
 
 
-@lru_cache(maxsize=4096)
-def _spelled(acronym: str, words: tuple[str, ...]) -> int | None:
-    """The index of the last of ``words`` when they spell ``acronym`` from the first word on, else None."""
-    return _spell(acronym, 0, words, 0)
+MAX_SKIPPED = 2
+"""Function words an expansion may skip in a row (Department of the Interior)."""
 
 
-def _spell(acronym: str, at: int, words: tuple[str, ...], index: int) -> int | None:
-    if at == len(acronym):
-        return index - 1
-    if index >= len(words):
-        return None
-    word = words[index]
-    minor = word.casefold() in MINOR
-    for given in _letters_of(word):
-        if acronym.startswith(given, at):
-            last = _spell(acronym, at + len(given), words, index + 1)
-            if last is not None:
-                return last
-    if minor and at > 0:
-        return _spell(acronym, at, words, index + 1)
-    return None
+class _Speller:
+    """Whether the words from one on spell the acronym, each state (letter, word, skips) worked out
+    once: a sentence of any length is read in time linear in its words."""
+
+    def __init__(self, acronym: str, words: list[str]) -> None:
+        self._acronym = acronym
+        self._words = words
+        self._known: dict[tuple[int, int, int], int | None] = {}
+
+    def last(self, at: int, index: int, skipped: int) -> int | None:
+        """The index of the last word when the words from ``index`` on spell the acronym from its
+        letter ``at`` on, else None."""
+        acronym = self._acronym
+        if at == len(acronym):
+            return index - 1
+        if index >= len(self._words):
+            return None
+        state = (at, index, skipped)
+        if state not in self._known:
+            word = self._words[index]
+            found = next(
+                (
+                    last
+                    for given in _letters_of(word)
+                    if acronym.startswith(given, at)
+                    and (last := self.last(at + len(given), index + 1, 0)) is not None
+                ),
+                None,
+            )
+            if found is None and at > 0 and skipped < MAX_SKIPPED and word.casefold() in MINOR:
+                found = self.last(at, index + 1, skipped + 1)
+            self._known[state] = found
+        return self._known[state]
 
 
 PREFIX = 3

@@ -186,9 +186,9 @@ class SentenceScorer:
         self.names = names
         self.subject = subject
         self.units = units
+        """What the asked number must count (何 GPU), as the passages say it, when they do."""
         self.expands = expands
         """The acronym asked, when a passage spells it out: only a sentence that does then fits."""
-        """What the asked number must count (何 GPU), as the passages say it, when they do."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
         # A page is also called what the question called it (Price for Harry Price).
         typed: dict[str, list[str]] = {}

@@ -346,7 +346,7 @@ def shape_of(folded: str) -> Shaped:
         (
             match
             for match in _NAME.finditer(folded)
-            if match.group("noun_en") not in (*STOPWORDS, *_NOT_NAMED)
+            if match.group("noun_en") not in STOPWORDS and match.group("noun_en") not in _NOT_NAMED
         ),
         None,
     )
@@ -382,7 +382,7 @@ def expansion_asked(folded: str) -> list[tuple[int, int]]:
     return [match.span() for match in (expansion, *_LETTER_IN.finditer(folded))] if expansion else []
 
 
-_NOT_NAMED = ("order", "format", "way", "kind", "sort", "extent")
+_NOT_NAMED = frozenset({"order", "format", "way", "kind", "sort", "extent"})
 """What a *which* or *what* asks that no name answers (in what order, what format, what kind of)."""
 _ATTRIBUTE = re.compile(r"\s+the\s")
 """``what is the default timeout (of X)``, ``what is the gateway's port``: a property, not what a
