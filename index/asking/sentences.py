@@ -386,23 +386,34 @@ class SentenceScorer:
         """A ``Key: value`` line (a table row read with its header, a frontmatter field) whose key
         is a word of the question: its value is what was asked (``confidence: medium`` for
         "confidence はいくつ"), unless the question asks for a number of a unit or a date, which the
-        line must then hold (``GPU type: H100`` does not say how many GPUs). A key is a short label,
-        not a line cut at a URL's colon; the words of a name the question names do not count."""
+        line must then hold (``GPU type: H100`` does not say how many GPUs). A number question is
+        also answered without a number only when the key, its page's names or its headings say each
+        of the question's rarer words (``Bug bounty platforms: HackerOne, …`` does not say the
+        average payout). A key is a short label, not a line cut at a URL's colon; the words of a
+        name the question names do not count."""
         keys = fact_keys(sentence)
         if not keys:
             return False
         said = SaidText.of(keys)
-        keyed = any(
-            keyword.name is None
-            and not keyword.lone
-            and self.weights.get(keyword.text, 0.0) > 0
-            and said.has(keyword.said_as)
+        asking = [
+            keyword
             for keyword in self.question.keywords
+            if keyword.name is None and not keyword.lone and self.weights.get(keyword.text, 0.0) > 0
+        ]
+        keyed = [said.has(keyword.said_as) for keyword in asking]
+        if not any(keyed):
+            return False
+        if self.question.shape is not Shape.NUMBER:
+            return True
+        context = self._context_of(sentence)
+        rare = max(self.weights[keyword.text] for keyword in asking) / 2
+        placed = all(
+            k or context.has(keyword.said_as) or self.weights[keyword.text] < rare
+            for k, keyword in zip(keyed, asking, strict=True)
         )
-        asked = self.units or self.question.dated or self.question.priced
-        if keyed and self.question.shape is Shape.NUMBER and asked:
+        if self.units or self.question.dated or self.question.priced or not placed:
             return self._quantity(sentence)[0]
-        return keyed
+        return True
 
     def _quantity(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         """A number of the unit asked, in any of its renderings (何 file → 21 ファイル); a Japanese

@@ -21,7 +21,7 @@ HARBOUR = {
             "The Bell Tower was rebuilt in 1890 after the storm.\n"
             "The east quay crane was refitted over 3 weeks in 2019. The refit cost £40,000.\n\n"
             "## People\n\nThe lighthouse keeper loved gulls, feeding them every morning. "
-            "He walked the east quay at dawn.\n"
+            "He walked the east quay at dawn.\n\n## Trade\n\nCrane operators: Hale & Sons, Brant Works\n"
         ),
     ),
     "wiki/entities/Harbour Cup.md": entity(
@@ -52,7 +52,8 @@ HARBOUR = {
         body=(
             "The harbour's radio link.\n\n## Limits\n\n"
             "Gull Radio messages carry Tern Weather payloads and quay news.\n"
-            "Set a message size limit in the relay: maxPayload: 16 * 1024\n"
+            "Set a message size limit in the relay: maxPayload: 16 * 1024\n\n## Traffic\n\n"
+            "Priority: high\n"
         ),
     ),
     "wiki/concepts/Relay Limits.md": entity(
@@ -105,6 +106,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         # an acronym is answered by the words it is made of
         ("What does TAP stand for?", "Tide Alert Protocol"),
         ("TAP って何の略？", "Tide Alert Protocol"),
+        # a Key: value line whose key and headings say what is asked gives its value as it is
+        ("Gull Radio の priority はいくつ？", "Priority: high"),
     ],
 )
 def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None:
@@ -127,6 +130,8 @@ def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None
         "How many gantry cranes does the Harbour Cup use in Portwell?",
         # a kanji unit no passage says: no number counts it
         "港湾フォーラムの第1回には船が何隻来た？",
+        # a number is asked: a Key: value line saying only part of the question gives none
+        "What's the average crane operator wage in Portwell?",
     ],
 )
 def test_what_the_wiki_does_not_say_is_not_answered(wiki: Wiki, question: str) -> None:
