@@ -58,11 +58,11 @@ _NOT_QUANTITY = re.compile(r"^(?:19|20)\d\d$|^\d{4}\.\d{4,5}$")
 _DATE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?:[-/](?:0?[1-9]|1[0-2])(?:[-/](?:0?[1-9]|[12]\d|3[01]))?"
     r"|\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01]))"
-    r"(?:[t\s]\d{1,2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?(?![\d.])"
+    r"(?:[t\s]\d{1,2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?(?!\d|\.\d)"
 )
-"""2024-01-03, 2025/07, 2024.1.3 (not 1024.5 or 1000-20): a date, which answers only when the
-question asks when."""
-_WHEN = re.compile(rf"{_DATE.pattern}|(?<![\d.])(?:19|20)\d\d(?![\d.])|\d{{1,4}}\s*[年月日](?!間)")
+"""2024-01-03, 2025/07, 2024.1.3 (not 1024.5 or 1000-20), also ending a sentence (in 1988.): a
+date, which answers only when the question asks when."""
+_WHEN = re.compile(rf"{_DATE.pattern}|(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)|\d{{1,4}}\s*[年月日](?!間)")
 """What answers when: a date, a year, a number of 年, 月 or 日 (2024 年 7 月 26 日)."""
 _MONEY = re.compile(
     r"(?:[£$€¥￥]|\b(?:us|usd|eur|gbp|jpy)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:[kmb]\b|million|billion|万|億))?"

@@ -18,7 +18,7 @@ HARBOUR = {
             "A fishing town on the north coast.\n\n## Quays\n\n"
             "The port runs four gantry cranes along the east quay.\n"
             "The harbour master kept two cats, named Biscuit and Anchor.\n\n## Works\n\n"
-            "The Bell Tower was rebuilt in 1890 after the storm.\n"
+            "The Bell Tower was rebuilt in 1890 after the storm. The lighthouse was first lit in 1931.\n"
             "The east quay crane was refitted over 3 weeks in 2019. The refit cost £40,000.\n\n"
             "## People\n\nThe lighthouse keeper loved gulls, feeding them every morning. "
             "He walked the east quay at dawn.\n\n## Trade\n\nCrane operators: Hale & Sons, Brant Works\n"
@@ -106,6 +106,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         # an acronym is answered by the words it is made of
         ("What does TAP stand for?", "Tide Alert Protocol"),
         ("TAP って何の略？", "Tide Alert Protocol"),
+        # a year ends the sentence (1931.): it answers when
+        ("When was Portwell's lighthouse first lit?", "first lit in 1931"),
         # a Key: value line whose key and headings say what is asked gives its value as it is
         ("Gull Radio の priority はいくつ？", "Priority: high"),
     ],
