@@ -53,7 +53,9 @@ HARBOUR = {
             "The harbour's radio link.\n\n## Limits\n\n"
             "Gull Radio messages carry Tern Weather payloads and quay news.\n"
             "Set a message size limit in the relay: maxPayload: 16 * 1024\n\n## Traffic\n\n"
-            "Priority: high\n"
+            "Priority: high\n\n## Storms\n\n"
+            "In the storm season the Gull Radio timeout was raised to 90 seconds.\n"
+            "Gull Radio masts stand at least 12 metres above the quay; a mast is rarely taller.\n"
         ),
     ),
     "wiki/concepts/Relay Limits.md": entity(
@@ -108,6 +110,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         ("TAP って何の略？", "Tide Alert Protocol"),
         # a year ends the sentence (1931.): it answers when
         ("When was Portwell's lighthouse first lit?", "first lit in 1931"),
+        # a bound asked is said by its sign or words (at least 12 metres for the minimum)
+        ("What's the minimum height of a Gull Radio mast?", "at least 12 metres"),
         # a Key: value line whose key and headings say what is asked gives its value as it is
         ("Gull Radio の priority はいくつ？", "Priority: high"),
     ],
@@ -132,6 +136,8 @@ def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None
         "How many gantry cranes does the Harbour Cup use in Portwell?",
         # a kanji unit no passage says: no number counts it
         "港湾フォーラムの第1回には船が何隻来た？",
+        # a default is asked: a timeout the page says it was raised to is not the default
+        "What is the default timeout of Gull Radio?",
         # a number is asked: a Key: value line saying only part of the question gives none
         "What's the average crane operator wage in Portwell?",
     ],
