@@ -225,7 +225,9 @@ class SentenceScorer:
         self._kinds = {k.text: kind_named((k.said_as, *k.glosses)) for k in question.keywords}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
         self._qualifiers = [
-            group for group in QUALIFIERS if any(keyword.said_as in group for keyword in question.keywords)
+            group
+            for group in QUALIFIERS
+            if any(keyword.name is None and keyword.said_as in group for keyword in question.keywords)
         ]
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
