@@ -31,10 +31,11 @@ from functools import lru_cache
 from index.analysis import fold
 from index.asking.acronyms import expansion_spans
 from index.asking.kinds import instances, kind_named
+from index.asking.qualifiers import qualifiers_asked, says
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
 from index.asking.vocabulary import STOPWORDS, Shape, singular, stem
-from index.asking.weights import SaidText, is_latin, occurs_in, words_of
+from index.asking.weights import SaidText, is_latin, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
 from index.model import Page
@@ -85,17 +86,6 @@ COUNTERS = frozenset(
     }
 )
 """Japanese counters: prose counts with another (13 名 for 何人) or with a noun (95 ファイル)."""
-QUALIFIERS = (
-    frozenset({"default", "デフォルト", "既定", "初期値"}),
-    frozenset({"maximum", "max", "最大", "上限", "≤", "以下", "at most", "up to"}),
-    frozenset({"minimum", "min", "最小", "下限", "≥", "以上", "at least"}),
-    frozenset({"average", "平均"}),
-)
-"""Words that say which of a thing's values is asked (a default, a maximum …), in each language's
-spellings, a bound's sign among them (≥2048 bits for the minimum key size)."""
-_BOUND_IN_CODE = re.compile(r"(?<![A-Za-z])(?:max|Max|MAX|min|Min|MIN)(?=[A-Z_\d])|(?<![A-Za-z])max(?=[a-z])")
-"""A bound named in code: ``MaxRecvMsgSize``, ``max_connections``, ``maxpayload`` (min only before a
-capital, ``_`` or digit: *minute*, *mind* are words)."""
 _COUNTED = re.compile(r"\s*(?:" + "|".join(sorted(COUNTERS, key=len, reverse=True)) + ")")
 """A Japanese counter right after a number (130 名, 3 日間)."""
 _NUMBER_WORD = re.compile(
@@ -224,11 +214,7 @@ class SentenceScorer:
         )
         self._kinds = {k.text: kind_named((k.said_as, *k.glosses)) for k in question.keywords}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
-        self._qualifiers = [
-            group
-            for group in QUALIFIERS
-            if any(keyword.name is None and keyword.said_as in group for keyword in question.keywords)
-        ]
+        self._qualifiers = qualifiers_asked(question.keywords)
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
         # named it: the page's name weighs what it would have weighed typed.
@@ -292,9 +278,7 @@ class SentenceScorer:
         # A default, a maximum, an average asked is that value and no other: the sentence, its
         # key or its heading says which (the TTL's default, not how the TTL is checked).
         fits = fits and all(
-            any(_says(word, sentence.folded, words) or context.has(word) for word in group)
-            or (("max" in group or "min" in group) and _bounded_in_code(sentence.text, group))
-            for group in self._qualifiers
+            says(qualifier, sentence.text, sentence.folded, words, context) for qualifier in self._qualifiers
         )
         # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
         # page it stands on (how many syscalls does Podman's seccomp profile block?); a page that
@@ -561,16 +545,6 @@ class SentenceScorer:
         """Both things compared (or the one named, or none) and a word that contrasts them."""
         about = [path for path in self.named if self.about(sentence, path)]
         return len(about) >= min(2, len(self.named)) and bool(_CONTRAST.search(sentence.folded))
-
-
-def _says(word: str, folded: str, words: frozenset[str]) -> bool:
-    """The folded text says ``word``: in any inflection, or a phrase (at least) as whole words."""
-    return occurs_in(word, folded, words) or (" " in word and _mentions(word, folded))
-
-
-def _bounded_in_code(text: str, group: frozenset[str]) -> bool:
-    """The sentence names a bound of the group's kind in code (`_BOUND_IN_CODE`)."""
-    return any(fold(match.group())[:3] in group for match in _BOUND_IN_CODE.finditer(text))
 
 
 def capitalised(text: str, start: int, keyword: str) -> bool:
