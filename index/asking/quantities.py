@@ -1,0 +1,119 @@
+"""Numbers a sentence holds, as a question of number asks for them: a count of the unit asked (21
+ファイル for 何 file, four ley lines), a Japanese counter (13 名), a date or a year for *when*, a sum of
+money for *how much … pay* (`index.asking.sentences` decides whether one answers).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_QUANTITY = re.compile(
+    r"(?<![a-z0-9.#])(?:約|およそ|最大|平均)?\d[\d,]*(?:\.\d+)?(?:\s*[〜~～-]\s*\d[\d,]*(?:\.\d+)?)?"
+    r"\s*(?:%|％|倍|割|万|億|千)?"
+)
+_NOT_QUANTITY = re.compile(r"^(?:19|20)\d\d$|^\d{4}\.\d{4,5}$")
+"""Years (NSDI 2025) and arXiv numbers are numbers no question asks for."""
+_DATE = re.compile(
+    r"(?<![\d.])(?:19|20)\d\d(?:[-/](?:0?[1-9]|1[0-2])(?:[-/](?:0?[1-9]|[12]\d|3[01]))?"
+    r"|\.(?:0?[1-9]|1[0-2])\.(?:0?[1-9]|[12]\d|3[01]))"
+    r"(?:[t\s]\d{1,2}:\d{2}(?::\d{2})?(?:z|[+-]\d{2}:?\d{2})?)?(?!\d|\.\d)"
+)
+"""2024-01-03, 2025/07, 2024.1.3 (not 1024.5 or 1000-20), also ending a sentence (in 1988.): a
+date, which answers only when the question asks when."""
+_WHEN = re.compile(rf"{_DATE.pattern}|(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)|\d{{1,4}}\s*[年月日](?!間)")
+"""What answers when: a date, a year, a number of 年, 月 or 日 (2024 年 7 月 26 日)."""
+_MONEY = re.compile(
+    r"(?:[£$€¥￥]|\b(?:us|usd|eur|gbp|jpy)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:[kmb]\b|million|billion|万|億))?"
+    r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:[kmb]\s+|million\s+|billion\s+|[万億千])?"
+    r"(?:円|ドル|ユーロ|ポンド|元|(?:pounds?|dollars?|euros?|yen|shillings?|guineas?|pence|usd|eur|gbp|jpy)\b)"
+)
+"""A sum of money: a currency sign or code before a number (£30, $332.84, USD 5), or a currency
+after it (30 円, 2 万円, 100 ドル, 20 pounds, 5 guineas)."""
+COUNTERS = frozenset(
+    {
+        *"人名件個本回枚台冊社点票通頭匹羽杯軒分秒度歳位日つ",
+        "時間",
+        "日間",
+        "年間",
+        "週間",
+        "種類",
+        "文字",
+        "か所",
+        "箇所",
+    }
+)
+"""Japanese counters: prose counts with another (13 名 for 何人) or with a noun (95 ファイル)."""
+_COUNTED = re.compile(r"\s*(?:" + "|".join(sorted(COUNTERS, key=len, reverse=True)) + ")")
+"""A Japanese counter right after a number (130 名, 3 日間)."""
+_NUMBER_WORD = re.compile(
+    r"(?<![a-z-])(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+    r"(?:-(?:one|two|three|four|five|six|seven|eight|nine))?|one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|dozens?"
+    r"|hundreds?|thousands?)(?![a-z-])|[一二三四五六七八九十百千万]+"
+)
+_KANJI_DIGITS = frozenset("一二三四五六七八九十百千万")
+"""A number written in words (four ley lines, forty-eight observers, 三日): it counts only with the
+unit asked right after it, as *one* and 一 say many other things."""
+_UNIT_GAP = 12
+"""How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
+_CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+
+Spans = list[tuple[int, int]]
+
+
+def find_quantities(folded: str, units: Sequence[str], dated: bool, priced: bool) -> tuple[bool, Spans]:
+    """A number of the unit asked (``units``: its renderings, 何 file → 21 ファイル) in the folded
+    sentence, and where; a Japanese counter (何人, 何本, 何時間) is a grammar prose uses its own way
+    (13 名, 95 ファイル, 8h): any number fits, of that counter first. A question that asks when
+    (``dated``) is answered by a date, a year or a number of 年, 月, 日 only; no other question by a
+    date or a year; one that asks for a sum (``priced``) by a sum of money."""
+    if dated:
+        found = [strip_span(folded, *match.span()) for match in _WHEN.finditer(folded)]
+        return bool(found), found
+    if priced:
+        found = [strip_span(folded, *match.span()) for match in _MONEY.finditer(folded)]
+        return bool(found), found
+    soft = bool(units) and units[0] in COUNTERS
+    dates = [match.span() for match in _DATE.finditer(folded)]
+    # English counts in Japanese prose with a counter (how many people: 参加者 130 名).
+    unsaid = not any(unit in folded for unit in units)
+    counters = bool(units and not soft and units[0].isascii() and _CJK_TEXT.search(folded)) and unsaid
+    found = []
+    counted: Spans = []
+    for match in _QUANTITY.finditer(folded):
+        digits = match.group().strip()
+        if not digits or _NOT_QUANTITY.match(digits):
+            continue
+        if any(start <= match.start() < end for start, end in dates):
+            continue
+        found.append(strip_span(folded, match.start(), match.end()))
+        counter = _COUNTED.match(folded, match.end()) if counters else None
+        if counter is not None:
+            counted.append(strip_span(folded, match.start(), counter.end()))
+        else:
+            counted.extend(_counting(folded, units, match.start(), match.end(), _UNIT_GAP))
+    for match in _NUMBER_WORD.finditer(folded) if units else ():
+        gap = 0 if match.group()[0] in _KANJI_DIGITS else _UNIT_GAP  # 三日, not 一般に 2 日
+        counted.extend(_counting(folded, units, match.start(), match.end(), gap))
+    if units and not soft:
+        return bool(counted), counted
+    return bool(found or counted), counted or found
+
+
+def _counting(folded: str, units: Sequence[str], start: int, end: int, gap: int) -> Spans:
+    """The number at ``start:end`` with the first unit asked that follows within ``gap``."""
+    for unit in units:
+        at = folded.find(unit, end, end + gap + len(unit))
+        if at >= 0:
+            return [strip_span(folded, start, at + len(unit))]
+    return []
+
+
+def strip_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The span without the spaces at its ends."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
