@@ -18,43 +18,58 @@ from index.asking.weights import SaidText, occurs_in
 
 @dataclass(frozen=True)
 class Qualifier:
-    words: frozenset[str]
+    """One value a question may ask of a thing, and how a sentence says it."""
+
+    asks: frozenset[str]
+    """The question's words that ask for it (a keyword as written): not 以上 or *at least*, which
+    ask on a condition (3 回以上間違えると …), nor *min*, which is also minutes."""
+    says: frozenset[str]
     """How prose says it, in each language, a bound's sign among them (≥2048 bits: the minimum)."""
     code: re.Pattern[str] | None = None
-    """How code names it (``MaxRecvMsgSize``, ``max_connections``), matched on the text as written."""
+    """How code names it (``MaxRecvMsgSize``, ``SetMaxOpenConns``, ``max_connections``), on the text
+    as written."""
 
 
 QUALIFIERS = (
-    Qualifier(frozenset({"default", "デフォルト", "既定", "初期値"})),
     Qualifier(
-        frozenset({"maximum", "max", "最大", "上限", "≤", "以下", "at most", "up to"}),
-        re.compile(r"(?<![A-Za-z])(?:max(?=[A-Za-z_\d])|Max(?=[A-Z_\d])|MAX(?=[A-Z_\d]))"),
+        frozenset({"default", "デフォルト", "既定"}),
+        frozenset({"default", "デフォルト", "既定", "初期値"}),
     ),
     Qualifier(
-        frozenset({"minimum", "min", "最小", "下限", "≥", "以上", "at least"}),
-        # only before a capital, ``_`` or a digit: *minute*, *mind* are words
-        re.compile(r"(?<![A-Za-z])(?:min|Min|MIN)(?=[A-Z_\d])"),
+        frozenset({"maximum", "max", "最大", "上限"}),
+        frozenset({"maximum", "max", "最大", "上限", "≤", "<=", "以下", "at most"}),
+        re.compile(r"(?<![A-Za-z])(?:max|MAX)(?=[_\d])|(?<![A-Z])max(?=[A-Z])|Max(?=[A-Z][a-z])"),
     ),
-    Qualifier(frozenset({"average", "平均"})),
+    Qualifier(
+        frozenset({"minimum", "最小", "下限"}),
+        frozenset({"minimum", "最小", "下限", "≥", ">=", "以上", "at least"}),
+        re.compile(r"(?<![A-Za-z])(?:min|MIN)(?=[_\d])|(?<![A-Z])min(?=[A-Z])|Min(?=[A-Z][a-z])"),
+    ),
+    Qualifier(frozenset({"average", "平均"}), frozenset({"average", "平均"})),
 )
+"""*Default* is asked as 既定 too (既定値: its bigram), never by 初期 alone (初期の頃, early days)."""
 
 
 def qualifiers_asked(keywords: Iterable[Keyword]) -> tuple[Qualifier, ...]:
-    """The values the question's own words ask for (a page's name saying *Max* asks none)."""
+    """The values the question's ``keywords`` ask for (the caller leaves out a page's name and a
+    capitalised word: *Max Verstappen* asks for no maximum)."""
     asked = {keyword.said_as for keyword in keywords if keyword.name is None}
-    return tuple(qualifier for qualifier in QUALIFIERS if not asked.isdisjoint(qualifier.words))
+    return tuple(qualifier for qualifier in QUALIFIERS if not asked.isdisjoint(qualifier.asks))
 
 
-def says(qualifier: Qualifier, text: str, folded: str, words: frozenset[str], context: SaidText) -> bool:
+def says(qualifier: Qualifier, text: str, folded: str, words: frozenset[str], heading: SaidText) -> bool:
     """The sentence ``text`` (``folded``, its Latin ``words`` as `index.asking.weights.words_of`
-    reads them), or its key, heading or page names (``context``), says the value asked."""
-    return any(_said(word, folded, words) or context.has(word) for word in qualifier.words) or (
+    reads them, a camelCase identifier's parts among them), or its ``heading``, says the value
+    asked. Not its page's names: on a page called *Max Quay* every sentence would."""
+    return any(_said(word, folded, words) or heading.has(word) for word in qualifier.says) or (
         qualifier.code is not None and qualifier.code.search(text) is not None
     )
 
 
 def _said(word: str, folded: str, words: frozenset[str]) -> bool:
-    """In any inflection, or a phrase (*at least*) as whole words."""
+    """In any inflection, a phrase (*at least*) as whole words, a sign (``<=``) anywhere."""
+    if not any(char.isalnum() for char in word):
+        return word in folded
     if " " in word:
         return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", folded) is not None
     return occurs_in(word, folded, words)

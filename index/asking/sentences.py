@@ -166,7 +166,8 @@ class SentenceScorer:
         )
         self._kinds = {k.text: kind_named((k.said_as, *k.glosses)) for k in question.keywords}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
-        self._qualifiers = qualifiers_asked(question.keywords)
+        self._qualifiers = qualifiers_asked(k for k in question.keywords if k.text not in self._proper)
+        self._headings: dict[str, SaidText] = {}
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
         # named it: the page's name weighs what it would have weighed typed.
@@ -230,7 +231,8 @@ class SentenceScorer:
         # A default, a maximum, an average asked is that value and no other: the sentence, its
         # key or its heading says which (the TTL's default, not how the TTL is checked).
         fits = fits and all(
-            says(qualifier, sentence.text, sentence.folded, words, context) for qualifier in self._qualifiers
+            says(qualifier, sentence.text, sentence.folded, words, self._heading_of(sentence))
+            for qualifier in self._qualifiers
         )
         # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
         # page it stands on (how many syscalls does Podman's seccomp profile block?); a page that
@@ -306,6 +308,11 @@ class SentenceScorer:
             self._context[key] = SaidText.of(f"{names} {fold(sentence.section)}")
         return self._context[key]
 
+    def _heading_of(self, sentence: Sentence) -> SaidText:
+        if sentence.section not in self._headings:
+            self._headings[sentence.section] = SaidText.of(fold(sentence.section))
+        return self._headings[sentence.section]
+
     def _summary_of(self, sentence: Sentence) -> SaidText:
         """What the sentence's page says it is about (a hook's timeout page whose summary names
         Claude Code is about Claude Code's hooks in every sentence)."""
@@ -344,8 +351,9 @@ class SentenceScorer:
     def _keyed(self, sentence: Sentence) -> bool:
         """A ``Key: value`` line (a table row read with its header, a frontmatter field) whose key
         is a word of the question: its value is what was asked (``confidence: medium`` for
-        "confidence はいくつ"), unless the question asks for a number of a unit or a date, which the
-        line must then hold (``GPU type: H100`` does not say how many GPUs). A number question is
+        "confidence はいくつ"), unless the question asks for a number of a unit or a date: then the
+        line answers only as any sentence does, holding it (``GPU type: H100`` does not say how many
+        GPUs). A number question is
         also answered without a number only when the key, its page's names or its headings say each
         of the question's rarer words (``Bug bounty platforms: HackerOne, …`` does not say the
         average payout). A key is a short label, not a line cut at a URL's colon; the words of a
@@ -370,9 +378,8 @@ class SentenceScorer:
             k or context.has(keyword.said_as) or self.weights[keyword.text] < rare
             for k, keyword in zip(keyed, asking, strict=True)
         )
-        if self.units or self.question.dated or self.question.priced or not placed:
-            return find_quantities(sentence.folded, self.units, self.question.dated, self.question.priced)[0]
-        return True
+        # Then the line answers as any sentence does: with the number asked (`_fit`).
+        return not (self.units or self.question.dated or self.question.priced or not placed)
 
     def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         cues = self.question.cues

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import fold
-from index.asking.qualifiers import QUALIFIERS, qualifiers_asked, says
+from index.asking.qualifiers import QUALIFIERS, Qualifier, qualifiers_asked, says
 from index.asking.question import Keyword
 from index.asking.weights import SaidText, words_of
 
@@ -21,33 +21,47 @@ QUAY = "wiki/entities/Max Quay.md"
         ((Keyword("デフォルト", 0), Keyword("値", 5)), (DEFAULT,)),
         ((Keyword("max", 0), Keyword("payload", 4)), (MAXIMUM,)),
         ((Keyword("平均", 0),), (AVERAGE,)),
+        ((Keyword("最小", 0), Keyword("サイズ", 2)), (MINIMUM,)),
+        # a condition is not the value asked (3 回以上間違えると …), nor minutes (how many mins)
+        ((Keyword("以上", 0), Keyword("回", 3)), ()),
+        ((Keyword("min", 0), Keyword("build", 4)), ()),
         # a page the question names says Max: no maximum is asked
         ((Keyword("max", 0, name=QUAY), Keyword("quay", 4, name=QUAY)), ()),
         ((Keyword("timeout", 0),), ()),
     ],
 )
-def test_the_values_a_question_asks_for(keywords, asked):
+def test_the_values_a_question_asks_for(keywords: tuple[Keyword, ...], asked: tuple[Qualifier, ...]) -> None:
     assert qualifiers_asked(keywords) == asked
 
 
 @pytest.mark.parametrize(
-    ("qualifier", "text", "context", "said"),
+    ("qualifier", "text", "heading", "said"),
     [
         (DEFAULT, "The default timeout is 30 seconds.", "", True),
         (DEFAULT, "In the storm season the timeout was raised to 90 seconds.", "", False),
-        (DEFAULT, "timeout: 600", "Relay Limits Defaults", True),  # its heading says it
+        (DEFAULT, "timeout: 600", "Defaults", True),  # its heading says it
         (DEFAULT, "既定値は 600 秒。", "", True),
         (MAXIMUM, "grpc.MaxRecvMsgSize(4 * 1024 * 1024)", "", True),
         (MAXIMUM, "maxPayload: 16 * 1024", "", True),
-        (MAXIMUM, "Messages of up to 4 MB are accepted.", "", True),
+        (MAXIMUM, "Messages of at most 4 MB are accepted.", "", True),
+        (MAXIMUM, "db.SetMaxOpenConns(25)", "", True),
+        (MAXIMUM, "MAX_CONNECTIONS=100", "", True),
+        (MAXIMUM, "if size <= 4096: accept", "", True),
+        (MAXIMUM, "送信サイズの上限は 4 MB。", "", True),
+        (MAXIMUM, "Keep the relay up to date.", "", False),
         (MAXIMUM, "Maxwell wrote the relay.", "", False),
         (MINIMUM, "Key size: ≥2048 bits RSA", "", True),
         (MINIMUM, "Masts stand at least 12 metres above the quay.", "", True),
         (MINIMUM, "A minute later the mast fell.", "", False),
         (MINIMUM, "Set MinVersion to TLS12.", "", True),
+        (MINIMUM, "min_size: 3", "", True),
+        (MINIMUM, "MinIO stores the backups.", "", False),
+        (MINIMUM, "SESSION_TIMEOUT_MINUTES=30", "", False),
+        (MINIMUM, "The build takes 30 min.", "", False),
+        (AVERAGE, "平均 12 分で終わる。", "", True),
         (AVERAGE, "The mean payout is $500.", "", False),  # mean is also a verb: not read as average
     ],
 )
-def test_a_sentence_says_the_value_asked(qualifier, text, context, said):
+def test_a_sentence_says_the_value_asked(qualifier: Qualifier, text: str, heading: str, said: bool) -> None:
     folded = fold(text)
-    assert says(qualifier, text, folded, words_of(folded), SaidText.of(fold(context))) is said
+    assert says(qualifier, text, folded, words_of(folded), SaidText.of(fold(heading))) is said

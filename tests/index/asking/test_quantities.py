@@ -22,11 +22,23 @@ from index.asking.quantities import find_quantities
         ("The refit cost £40,000 in all.", (), False, True, ["£40,000"]),
         # a year is no count
         ("Presented at NSDI 2025.", (), False, False, []),
+        # an English unit over Japanese prose counts with the prose's counter (how many people)
+        ("参加者は 130 名だった。", ("people",), False, False, ["130 名"]),
+        # a number in kanji counts only with the unit right after it (三日, not 一般に 2 日)
+        ("三日で終わった。", ("日",), False, False, ["三日"]),
+        # a number inside a date is no count
+        ("2024-01-03 に 3 本の論文が出た。", ("本",), False, False, ["3 本"]),
+        # a counter asked that the prose counts another way: any number answers
+        ("95 ファイルを調べた。", ("本",), False, False, ["95"]),
+        # an arXiv number is no count
+        ("See arXiv 2401.12345 for details.", (), False, False, []),
         # a unit asked that the sentence does not count
         ("The quay is 300 metres long.", ("crane",), False, False, []),
     ],
 )
-def test_the_numbers_a_sentence_holds(sentence, units, dated, priced, found):
+def test_the_numbers_a_sentence_holds(
+    sentence: str, units: tuple[str, ...], dated: bool, priced: bool, found: list[str]
+) -> None:
     folded = fold(sentence)
     fits, spans = find_quantities(folded, units, dated, priced)
     assert [folded[start:end] for start, end in spans] == [fold(text) for text in found]

@@ -112,7 +112,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         ("When was Portwell's lighthouse first lit?", "first lit in 1931"),
         # a bound asked is said by its sign or words (at least 12 metres for the minimum)
         ("What's the minimum height of a Gull Radio mast?", "at least 12 metres"),
-        # a Key: value line whose key and headings say what is asked gives its value as it is
+        # a Key: value line whose key and headings say what is asked gives its value as it is (no
+        # number needed: the rule for number questions must not refuse it)
         ("Gull Radio の priority はいくつ？", "Priority: high"),
     ],
 )
@@ -139,7 +140,7 @@ def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None
         # a default is asked: a timeout the page says it was raised to is not the default
         "What is the default timeout of Gull Radio?",
         # a number is asked: a Key: value line saying only part of the question gives none
-        "What's the average crane operator wage in Portwell?",
+        "Portwell の crane operator の wage はいくつ？",
     ],
 )
 def test_what_the_wiki_does_not_say_is_not_answered(wiki: Wiki, question: str) -> None:
