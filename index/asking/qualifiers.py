@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from index.asking.question import Keyword
-from index.asking.weights import SaidText, occurs_in
+from index.asking.weights import SaidText
 
 
 @dataclass(frozen=True)
@@ -57,19 +57,10 @@ def qualifiers_asked(keywords: Iterable[Keyword]) -> tuple[Qualifier, ...]:
     return tuple(qualifier for qualifier in QUALIFIERS if not asked.isdisjoint(qualifier.asks))
 
 
-def says(qualifier: Qualifier, text: str, folded: str, words: frozenset[str], heading: SaidText) -> bool:
-    """The sentence ``text`` (``folded``, its Latin ``words`` as `index.asking.weights.words_of`
-    reads them, a camelCase identifier's parts among them), or its ``heading``, says the value
-    asked. Not its page's names: on a page called *Max Quay* every sentence would."""
-    return any(_said(word, folded, words) or heading.has(word) for word in qualifier.says) or (
+def says(qualifier: Qualifier, text: str, said: SaidText, heading: SaidText) -> bool:
+    """The sentence ``text`` (``said``: folded, with its Latin words and a camelCase identifier's
+    parts), or its ``heading``, says the value asked. Not its page's names: on a page called *Max
+    Quay* every sentence would."""
+    return any(said.has(word) or heading.has(word) for word in qualifier.says) or (
         qualifier.code is not None and qualifier.code.search(text) is not None
     )
-
-
-def _said(word: str, folded: str, words: frozenset[str]) -> bool:
-    """In any inflection, a phrase (*at least*) as whole words, a sign (``<=``) anywhere."""
-    if not any(char.isalnum() for char in word):
-        return word in folded
-    if " " in word:
-        return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", folded) is not None
-    return occurs_in(word, folded, words)

@@ -166,6 +166,11 @@ class SentenceScorer:
         )
         self._kinds = {k.text: kind_named((k.said_as, *k.glosses)) for k in question.keywords}
         self._total = sum(weights.get(keyword.text, 0.0) for keyword in question.keywords)
+        # The words a Key: value line's key may say (`_keyed`), and how much the rarer ones weigh.
+        self._asking = [
+            k for k in question.keywords if k.name is None and not k.lone and weights.get(k.text, 0.0) > 0
+        ]
+        self._rare = max((weights[k.text] for k in self._asking), default=0.0) / 2
         self._qualifiers = qualifiers_asked(k for k in question.keywords if k.text not in self._proper)
         self._headings: dict[str, SaidText] = {}
         self._subject_weight = subject_weight if subject and not question.named else 0.0
@@ -231,7 +236,7 @@ class SentenceScorer:
         # A default, a maximum, an average asked is that value and no other: the sentence, its
         # key or its heading says which (the TTL's default, not how the TTL is checked).
         fits = fits and all(
-            says(qualifier, sentence.text, sentence.folded, words, self._heading_of(sentence))
+            says(qualifier, sentence.text, SaidText(sentence.folded, words), self._heading_of(sentence))
             for qualifier in self._qualifiers
         )
         # A number is of one thing: a count said of Docker's profile is not Podman's, whichever
@@ -353,30 +358,23 @@ class SentenceScorer:
         is a word of the question: its value is what was asked (``confidence: medium`` for
         "confidence はいくつ"), unless the question asks for a number of a unit or a date: then the
         line answers only as any sentence does, holding it (``GPU type: H100`` does not say how many
-        GPUs). A number question is
-        also answered without a number only when the key, its page's names or its headings say each
-        of the question's rarer words (``Bug bounty platforms: HackerOne, …`` does not say the
-        average payout). A key is a short label, not a line cut at a URL's colon; the words of a
-        name the question names do not count."""
+        GPUs). A number question is also answered without a number only when the key, its page's
+        names or its headings say each of the question's rarer words (``Bug bounty platforms:
+        HackerOne, …`` does not say the average payout). A key is a short label, not a line cut at
+        a URL's colon; the words of a name the question names do not count."""
         keys = fact_keys(sentence)
         if not keys:
             return False
         said = SaidText.of(keys)
-        asking = [
-            keyword
-            for keyword in self.question.keywords
-            if keyword.name is None and not keyword.lone and self.weights.get(keyword.text, 0.0) > 0
-        ]
-        keyed = [said.has(keyword.said_as) for keyword in asking]
+        keyed = [said.has(keyword.said_as) for keyword in self._asking]
         if not any(keyed):
             return False
         if self.question.shape is not Shape.NUMBER:
             return True
         context = self._context_of(sentence)
-        rare = max(self.weights[keyword.text] for keyword in asking) / 2
         placed = all(
-            k or context.has(keyword.said_as) or self.weights[keyword.text] < rare
-            for k, keyword in zip(keyed, asking, strict=True)
+            k or context.has(keyword.said_as) or self.weights[keyword.text] < self._rare
+            for k, keyword in zip(keyed, self._asking, strict=True)
         )
         # Then the line answers as any sentence does: with the number asked (`_fit`).
         return not (self.units or self.question.dated or self.question.priced or not placed)

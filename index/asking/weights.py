@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from index.analysis import fold, is_function_bigram, tokenize
 from index.asking.bridge import names_a_thing
@@ -201,5 +202,15 @@ def words_of(folded: str) -> frozenset[str]:
 
 
 def occurs_in(text: str, folded: str, words: set[str] | frozenset[str]) -> bool:
-    """``text`` is in the folded text: a Latin word in any inflection (`stem`), CJK anywhere."""
-    return (text in words or stem(text) in words) if text.isascii() else text in folded
+    """``text`` is in the folded text: a Latin word in any inflection (`stem`), a Latin phrase
+    (*at least*) as whole words, CJK or a sign (``<=``) anywhere."""
+    if not text.isascii() or not any(char.isalnum() for char in text):
+        return text in folded
+    if " " in text:
+        return text in folded and _phrase(text).search(folded) is not None
+    return text in words or stem(text) in words
+
+
+@lru_cache(maxsize=1024)
+def _phrase(text: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9]){re.escape(text)}(?![a-z0-9])")
