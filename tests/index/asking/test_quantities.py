@@ -1,11 +1,16 @@
-"""The numbers a sentence holds as a question of number asks for them (`index.asking.quantities`)."""
+"""The numbers a sentence holds as a question of number asks for them (`index.asking.quantities`), and
+hostile text read by it and by `index.asking.qualifiers` in linear time."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 
 from index.analysis import fold
+from index.asking.qualifiers import QUALIFIERS, says
 from index.asking.quantities import find_quantities
+from index.asking.weights import SaidText, words_of
 
 
 @pytest.mark.parametrize(
@@ -43,3 +48,32 @@ def test_the_numbers_a_sentence_holds(
     fits, spans = find_quantities(folded, units, dated, priced)
     assert [folded[start:end] for start, end in spans] == [fold(text) for text in found]
     assert fits is bool(found)
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "Max" * 100_000,  # a bound's code name, over and over
+        "at least " * 30_000,
+        "1988." * 50_000,  # years ending sentences
+        "2024-01-03." * 30_000,
+        "1" * 200_000,
+        "2024.5." * 40_000,
+        "<=≥" * 60_000,
+        "一二三" * 60_000 + "日",  # a kanji number that never meets its unit
+    ],
+)
+def test_a_hostile_sentence_is_read_in_linear_time(hostile: str) -> None:
+    folded = fold(hostile)
+    said, heading = SaidText(folded, words_of(folded)), SaidText.of("")
+    started = time.process_time()  # this process's CPU: other work on the machine does not count
+    for qualifier in QUALIFIERS:
+        says(qualifier, hostile, said, heading)
+    for units, dated, priced in (
+        ((), True, False),
+        ((), False, True),
+        (("日",), False, False),
+        (("gpu",), False, False),
+    ):
+        find_quantities(folded, units, dated, priced)
+    assert time.process_time() - started < 2.0  # about 0.3 s here at most
