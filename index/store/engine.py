@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
-from itertools import pairwise
+from itertools import islice, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,8 @@ RESCORED = 4
 """Passages found per passage returned when a plan has ranking terms: the candidates they rescore."""
 MAX_FREQUENCIES = 100_000
 """Term counts a thread remembers per searcher before it starts again (a few MB)."""
+MAX_WORDS_FROM = 1024
+"""Words read for a prefix (``port``: port, portable, portal, ports …), at most."""
 
 
 class CJKTokenizer(Tokenizer):
@@ -238,6 +240,11 @@ class SearchStore:
         English word is in the body of few passages but in the titles of many sources)."""
         frequency = self._frequencies(kind)
         return {term: sum(frequency(name, term) for name in TERM_FIELDS) for term in terms}
+
+    def words_from(self, prefix: str, kind: str = "") -> list[str]:
+        """The body's words that begin with ``prefix``, in order, up to `MAX_WORDS_FROM`."""
+        words = self._searcher(kind).reader().expand_prefix("body", prefix)
+        return [word.decode("utf-8") for word in islice(words, MAX_WORDS_FROM)]
 
     def document_frequencies(self, terms: Iterable[str], kind: str = "") -> tuple[int, dict[str, int]]:
         """How many chunks there are, and how many contain each body term."""

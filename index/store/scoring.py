@@ -5,6 +5,7 @@ terms' BM25 added on the passages' stored text (`rescored`). whoosh code, behind
 from __future__ import annotations
 
 import heapq
+import math
 import threading
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,7 +35,9 @@ Block = tuple[Sequence[int], Sequence[float]]
 
 
 def finding_query(plan: QueryPlan) -> Query | None:
-    parts: list[Query] = [_term(term, plan.term_weights.get(term, 1.0)) for term in plan.terms]
+    parts: list[Query] = [
+        _term((term, *plan.variants.get(term, ())), plan.term_weights.get(term, 1.0)) for term in plan.terms
+    ]
     parts.extend(Phrase("body", list(run)) for run in plan.phrases if len(run) > 1)
     parts.extend(Term("links", path, boost=1.0) for path in plan.linked_paths)
     if len(plan.linked_paths) > 1:
@@ -60,8 +63,11 @@ def scored(searcher: Searcher, plan: QueryPlan, lengths: Lengths, limit: int) ->
         for term in plan.terms:
             weight = plan.term_weights.get(term, 1.0)
             best: dict[int, float] = {}
-            for name in TERM_FIELDS:  # DisjunctionMax: a term counts in its best field
-                _keep_best(best, _term_scores(searcher, reader, lengths, name, term, weight))
+            forms = (term, *plan.variants.get(term, ()))
+            for name in TERM_FIELDS:  # DisjunctionMax: a term counts in its best field and form
+                idf = _family_idf(searcher, name, forms)
+                for form in forms:
+                    _keep_best(best, _term_scores(searcher, reader, lengths, name, form, weight, idf))
             _add(scores, best)
         linking = [_term_scores(searcher, reader, lengths, "links", path) for path in plan.linked_paths]
         for scored in linking:
@@ -75,11 +81,29 @@ def scored(searcher: Searcher, plan: QueryPlan, lengths: Lengths, limit: int) ->
     return [(-negated, docnum) for negated, docnum in heapq.nsmallest(limit, found)]
 
 
+def _family_idf(searcher: Searcher, field: str, forms: tuple[str, ...]) -> float | None:
+    """The idf of a term said in any of its ``forms`` (``port``, ``ports``), as whoosh computes a
+    term's: from the passages holding any of them, so that a rarer form weighs no more than the term
+    (None for a term of one form: whoosh's own, cached)."""
+    if len(forms) == 1:
+        return None
+    held = sum(searcher.doc_frequency(field, form) for form in forms)
+    count = searcher.doc_count_all()
+    return math.log(count / (min(held, count) + 1)) + 1
+
+
 def _term_scores(
-    searcher: Searcher, reader: IndexReader, lengths: Lengths, field: str, text: str, boost: float = 1.0
+    searcher: Searcher,
+    reader: IndexReader,
+    lengths: Lengths,
+    field: str,
+    text: str,
+    boost: float = 1.0,
+    idf: float | None = None,
 ) -> dict[int, float]:
     """A term's score in each passage of one segment that has it in ``field``: BM25F as whoosh
-    computes it (its idf and average length are the whole index's), times the clause's boost."""
+    computes it (its idf, unless given, and average length are the whole index's), times the
+    clause's boost."""
     try:
         blocks = _posting_blocks(reader, field, text)
     except TermNotFound:
@@ -92,7 +116,8 @@ def _term_scores(
                 (docnum, tf * boost) for docnum, tf in zip(ids, weights, strict=True) if docnum not in deleted
             )
         return scores
-    idf = searcher.idf(field, text)
+    if idf is None:
+        idf = searcher.idf(field, text)
     norms = _norms(searcher.avg_field_length(field) or 1)
     column = lengths.of(reader, field)
     k1_plus_one = BM25_K1 + 1
@@ -185,10 +210,10 @@ class Lengths:
             self._columns = {key: value for key, value in self._columns.items() if key[0] in segment_ids}
 
 
-def _term(term: str, weight: float) -> Query:
-    """A term scored once, in its best field: a word in a page's title and in its text is one
-    match of the question's word, not two (as BM25F saturates a term across fields)."""
-    return DisjunctionMax([Term(name, term, boost=weight) for name in TERM_FIELDS])
+def _term(forms: tuple[str, ...], weight: float) -> Query:
+    """A term scored once, in its best field and form: a word in a page's title and in its text is
+    one match of the question's word, not two (as BM25F saturates a term across fields)."""
+    return DisjunctionMax([Term(name, form, boost=weight) for form in forms for name in TERM_FIELDS])
 
 
 def rescored(

@@ -38,6 +38,9 @@ class QueryPlan:
     linked_paths: tuple[str, ...] = ()
     term_weights: Mapping[str, float] = field(default_factory=dict)
     ranking_terms: tuple[str, ...] = ()
+    variants: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Other inflections of a term that the index holds (``port``: ``ports``, ``ported``): a passage
+    saying one of them says the term, scored in its best form as a term is in its best field."""
     kind: str = ""
     """Which passages are searched: those of this `Chunk.kind` only (empty: the knowledge pages')."""
 
@@ -64,6 +67,10 @@ class PassageStore(Protocol):
 
     def postings(self, terms: Iterable[str], kind: str = "") -> dict[str, int]:
         """How many postings searching each term walks (among the passages of ``kind``)."""
+        ...
+
+    def words_from(self, prefix: str, kind: str = "") -> list[str]:
+        """The words of the passages (of ``kind``) that begin with ``prefix``, in order, a bounded few."""
         ...
 
     def document_frequencies(self, terms: Iterable[str], kind: str = "") -> tuple[int, dict[str, int]]:

@@ -6,7 +6,7 @@ import pytest
 
 from index.analysis import tokenize
 from index.asking.question import MAX_QUERY_CHARS, read_question
-from index.asking.search import POSTINGS_BUDGET, within_budget
+from index.asking.search import POSTINGS_BUDGET, inflections_held, within_budget
 from index.catalog.names import NameTable
 from index.store.engine import SearchStore
 from index.store.values import Chunk, QueryPlan
@@ -97,6 +97,28 @@ def test_a_term_is_scored_in_its_own_passage_in_the_best_field_it_is_in(tmp_path
     assert set(scores) == {"body.md", "title.md", "both.md"}
     assert scores["body.md"] < scores["title.md"]
     assert scores["both.md"] == pytest.approx(scores["title.md"], rel=0.05)  # once, in its best field
+
+
+def test_a_term_finds_its_inflections_at_its_own_weight(tmp_path) -> None:
+    """``port`` finds a passage that says only ``ports`` (as the answer step matches words), and a
+    rarer form weighs no more than the term said as typed: the forms are one term."""
+    store = SearchStore(tmp_path / "store")
+    store.create()
+    with store.writing() as batch:
+        batch.add(Chunk(path="plural.md", ordinal=0, heading="", text="Sensitive ports: restrict them."))
+        batch.add(Chunk(path="typed.md", ordinal=0, heading="", text="The port is closed."))
+        batch.add(Chunk(path="other.md", ordinal=0, heading="", text="A portable radio and a porter."))
+        for n in range(8):
+            batch.add(
+                Chunk(path=f"port{n}.md", ordinal=0, heading="", text="Another port here, and more text.")
+            )
+    variants = inflections_held(store, ("port", "us"))
+    assert variants == {"port": ("ports",)}  # not portable, porter; us is too short to look up
+    found = store.search(QueryPlan(terms=("port",), variants=variants), limit=20)
+    scores = {match.path: match.score for match in found}
+    assert "plural.md" in scores and "other.md" not in scores
+    assert scores["plural.md"] <= scores["typed.md"] * 1.05
+    assert "plural.md" not in {match.path for match in store.search(QueryPlan(terms=("port",)), limit=20)}
 
 
 @pytest.mark.parametrize(
