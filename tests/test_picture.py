@@ -46,7 +46,7 @@ def test_a_message_draws_bold_links_grey_context_and_outlined_buttons() -> None:
             {"type": "context", "elements": [{"type": "mrkdwn", "text": "from the wiki"}]},
             {
                 "type": "actions",
-                "elements": [{"type": "button", "text": {"type": "plain_text", "text": "OK"}}]
+                "elements": [{"type": "button", "text": {"type": "plain_text", "text": "OK"}}],
             },
         ),
     )

@@ -67,6 +67,8 @@ _CODE_NAME = re.compile(
 """What technical prose names in lower case: a code span, a flag (``--base``), an identifier with
 ``:``, ``_``, ``.`` or ``/`` in it (``node:lts-alpine``, ``security.capability``), a word with
 digits (``re2``)."""
+_GLOSS_AFTER = re.compile(r"[a-z]*[\"'\u201d\u2019」』]?\s*\((?!\d)")
+"""The rest of a word and a bracket opening after it (not a year or a citation): a gloss."""
 _FOREIGN_NAME = re.compile(r"[\u30a1-\u30fa\u30fc]+(?:[・＝=][\u30a1-\u30fa\u30fc]+)+")
 """A foreign name in katakana, its parts joined by ・ (アヴィヴ・オヴァジャ, グレン・ワイル)."""
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*)*")
@@ -446,10 +448,24 @@ class SentenceScorer:
     def _definition(self, sentence: Sentence) -> bool:
         subjects = [path for path in self.named if path in self.pages]
         if not subjects:
-            return bool(_DEFINES.search(sentence.folded))
+            return bool(_DEFINES.search(sentence.folded)) or self._glossed(sentence.folded)
         if sentence.path in subjects:
             return sentence.section in DEFINITION_SECTIONS or bool(_DEFINES.search(sentence.folded))
         return any(self.about(sentence, path) for path in subjects) and bool(_DEFINES.search(sentence.folded))
+
+    def _glossed(self, folded: str) -> bool:
+        """The sentence glosses a word of the question in brackets right after it (a "squarson"
+        (half squire, half parson)): what a thing no page is about is, said in passing."""
+        for keyword in self.question.keywords:
+            if keyword.lone or keyword.name is not None:
+                continue
+            at = folded.find(keyword.text)
+            while at >= 0:
+                starts = at == 0 or not folded[at - 1].isalnum() or not keyword.text.isascii()
+                if starts and _GLOSS_AFTER.match(folded, at + len(keyword.text)):
+                    return True
+                at = folded.find(keyword.text, at + 1)
+        return False
 
     def _difference(self, sentence: Sentence) -> bool:
         """Both things compared (or the one named, or none) and a word that contrasts them."""

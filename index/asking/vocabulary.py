@@ -98,17 +98,24 @@ _NAME = re.compile(
 )
 """誰, どこ, which X, who …; and asking what a thing is called (何て名前, 名前は？, what was it called?)."""
 _DEFINITION = re.compile(
-    r"とは|って(?:何|なに)(?![のもをがでにか])|の定義|の意味|\bwhat\s+(?:is|are)\b|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
+    r"とは|って(?:何|なに)(?![のもをがでにか])|の定義|の意味|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
+    r"|\bwhat(?:\s+(?:exactly|actually|really|precisely))?(?:\s+(?:is|are)|['\u2019]?s)\b"
 )
+"""What a thing is: とは, って何, what is (what exactly is, what's, whats), the definition of."""
 _FRAMING = re.compile(
     r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
     r"|supposed\s+to|according\s+to(?:\s+(?:the|our)\s+(?:wiki|notes|docs))?|c[oa]me?\s+up\s+with"
     r"|stands?\s+for|do\s+you\s+(?:know|remember)|these\s+days|nowadays)\b"
+    r"|^(?:hey|hi|hello|ok(?:ay)?|so|btw|sorry|quick(?:\s+(?:one|question|q))?"
+    r"|(?:dumb|silly|stupid|newbie|noob|random)\s+question)\b[\s,:;!.\u2014-]*"
+    r"|\bin\s+(?:simple|plain|layman['\u2019]?s|lay|basic|practical)\s+terms\b"
+    r"|\bin\s+[\w'\u2019-]+\s+(?P<only>terms)\b"
+    r"|^(?:ちょっと質問(?:です)?|質問です|すみません|すいません)[、,:：\s]*"
     r"|(?:wiki|ウィキ)\s*(?:によると|によれば|では|だと)"
 )
 """How a question hedges or frames itself (roughly how many, according to the log, according to
-the wiki, who came up with X, what does X stand for these days, wiki では): no sentence is expected
-to say these words."""
+the wiki, who came up with X, what does X stand for these days, wiki では, in Kueue terms: only
+*terms*), or opens (quick question:, hey,): no sentence is expected to say these words."""
 _ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _ASKS_MONEY = re.compile(
     r"(?:費用|価格|定価|料金|金額|値段|予算|寄付|お金|円).*いくら|いくら.*(?:円|払|かか|集ま)|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
@@ -323,7 +330,7 @@ def shape_of(folded: str) -> Shaped:
     """The question's shape, what it names of the answer (a unit, cue words, a kind of page), and
     the spans of its asking words."""
     asking = [match.span() for match in _ASKING.finditer(folded)]
-    asking += [match.span() for match in _FRAMING.finditer(folded)]
+    asking += [match.span("only" if match.group("only") else 0) for match in _FRAMING.finditer(folded)]
     difference = _DIFFERENCE.search(folded)
     if difference:
         return Shaped(Shape.DIFFERENCE, [*asking, difference.span()])
@@ -382,7 +389,9 @@ def expansion_asked(folded: str) -> list[tuple[int, int]]:
     return [match.span() for match in (expansion, *_LETTER_IN.finditer(folded))] if expansion else []
 
 
-_NOT_NAMED = frozenset({"order", "format", "way", "kind", "sort", "extent"})
+_NOT_NAMED = frozenset(
+    {"order", "format", "way", "kind", "sort", "extent", "exactly", "actually", "really", "precisely"}
+)
 """What a *which* or *what* asks that no name answers (in what order, what format, what kind of)."""
 _ATTRIBUTE = re.compile(r"\s+the\s")
 """``what is the default timeout (of X)``, ``what is the gateway's port``: a property, not what a

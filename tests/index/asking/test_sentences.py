@@ -21,7 +21,8 @@ HARBOUR = {
             "The Bell Tower was rebuilt in 1890 after the storm. The lighthouse was first lit in 1931.\n"
             "The east quay crane was refitted over 3 weeks in 2019. The refit cost £40,000.\n\n"
             "## People\n\nThe lighthouse keeper loved gulls, feeding them every morning. "
-            "He walked the east quay at dawn.\n\n## Trade\n\nCrane operators: Hale & Sons, Brant Works\n"
+            'He walked the east quay at dawn. His father was a "quayward" (half clerk, half pilot) '
+            "who kept the tide books.\n\n## Trade\n\nCrane operators: Hale & Sons, Brant Works\n"
         ),
     ),
     "wiki/entities/Harbour Cup.md": entity(
@@ -108,6 +109,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         # an acronym is answered by the words it is made of
         ("What does TAP stand for?", "Tide Alert Protocol"),
         ("TAP って何の略？", "Tide Alert Protocol"),
+        # what's asks what a thing is; a word glossed in brackets after it is defined in passing
+        ("What's a quayward?", "half clerk, half pilot"),
         # a year ends the sentence (1931.): it answers when
         ("When was Portwell's lighthouse first lit?", "first lit in 1931"),
         # a bound asked is said by its sign or words (at least 12 metres for the minimum)

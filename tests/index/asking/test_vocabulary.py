@@ -75,6 +75,13 @@ from index.asking.vocabulary import (
         ("How many GPUs pre-trained the model?", Shape.NUMBER, "gpu"),  # no unit cut inside a word
         ("何十人が参加した?", Shape.NUMBER, "人"),
         ("What is a monad in Haskell?", Shape.DEFINITION, None),
+        # what's, whats and what exactly is ask what a thing is; what's the … asks a property
+        ("What's a cohort?", Shape.DEFINITION, None),
+        ("what\u2019s a cohort?", Shape.DEFINITION, None),
+        ("whats a cohort", Shape.DEFINITION, None),
+        ("What exactly is a cohort?", Shape.DEFINITION, None),
+        ("What's the default timeout?", Shape.OPEN, None),
+        ("Is WhatsApp supported?", Shape.OPEN, None),
         # a function word after how many is no unit; asking what a thing is called asks a name
         ("Of the incidents, how many did the SPR say depended on her?", Shape.NUMBER, None),
         ("What were Harry Price's goldfish called?", Shape.NAME, None),
@@ -195,6 +202,10 @@ def test_whether_a_message_asks(message: str, asked: bool) -> None:
         ("What is the default timeout, according to the wiki?", ("according to the wiki",)),
         ("wiki では何て名前になってる?", ("wiki では",)),
         ("What am I supposed to write instead?", ("supposed to",)),
+        ("quick one: what's a cohort?", ("quick one: ",)),
+        ("Hey, which port does it use?", ("hey, ",)),
+        ("Explain borrowing in simple terms", ("in simple terms",)),
+        ("What's a cohort in Kueue terms?", ("terms",)),
         ("Who developed Minder?", ()),
     ],
 )
@@ -203,7 +214,9 @@ def test_hedges_and_framing_are_asking_words(question: str, asked: tuple[str, ..
     spans = shape_of(folded).asking
     said = {folded[start:end] for start, end in spans}
     assert set(asked) <= said
-    assert not any(word in said for word in ("people", "futarchy", "gfm", "log", "minder"))
+    assert not any(
+        word in said for word in ("people", "futarchy", "gfm", "log", "minder", "kueue", "borrowing")
+    )
 
 
 @pytest.mark.parametrize(
