@@ -520,9 +520,11 @@ def _whole_word(name: str) -> re.Pattern[str]:
 
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _CAMEL_BOUNDARY = re.compile(r"[a-z][A-Z]")
-_SETTING_WORD = re.compile(r"(?<![A-Za-z0-9])[a-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*")
-"""lowerCamelCase, how settings and fields are written (maxPayload); a name in UpperCamelCase
-(ByteDance, MegaScale) is the name it is, found whole."""
+_SETTING_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*")
+"""camelCase, how settings and fields are written: lowerCamelCase (maxPayload), or UpperCamelCase of
+three parts or more (SingleClusterPreemptionTimeout, WaitForPodsReady: Go's settings and feature
+gates); a name of two (ByteDance, MegaScale) is the name it is, found whole."""
+_NAME_PARTS = 2
 
 
 def camel_parts(text: str) -> tuple[tuple[int, int, str], ...]:
@@ -531,11 +533,16 @@ def camel_parts(text: str) -> tuple[tuple[int, int, str], ...]:
     asked for in words (what max payload …)."""
     if _CAMEL_BOUNDARY.search(text) is None:  # most sentences: one scan, no identifier
         return ()
-    return tuple(
-        (word.start() + part.start(), word.start() + part.end(), singular(part.group().casefold()))
-        for word in _SETTING_WORD.finditer(text)
-        for part in _CAMEL_PART.finditer(word.group())
-    )
+    found = []
+    for word in _SETTING_WORD.finditer(text):
+        parts = list(_CAMEL_PART.finditer(word.group()))
+        if word.group()[0].isupper() and len(parts) <= _NAME_PARTS:
+            continue
+        found.extend(
+            (word.start() + part.start(), word.start() + part.end(), singular(part.group().casefold()))
+            for part in parts
+        )
+    return tuple(found)
 
 
 def _occurrences(

@@ -191,6 +191,9 @@ def test_words_an_english_question_writes_as_names(question: str, word: str, nam
         ("set bootstrapMaxChars (12000)", ["bootstrap", "max", "char"]),
         ("chatCompletions.enabled", ["chat", "completion"]),
         ("per-channel-peer and HTTPS and plain words", []),
+        # UpperCamelCase: a setting of three parts or more is read by its parts, a name of two is not
+        ("the SingleClusterPreemptionTimeout (5 min)", ["single", "cluster", "preemption", "timeout"]),
+        ("ByteDance built MegaScale", []),
     ],
 )
 def test_the_parts_of_a_camel_case_identifier(text: str, parts: list[str]) -> None:
