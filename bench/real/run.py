@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 
 from bench.answer_keys import answered, normalise
@@ -208,7 +208,7 @@ def measure_digest(
     that day, and how long each digest took."""
     from bot.digest.days import day_digest
 
-    dated = page_days(vault, paths)
+    dated = page_days(vault, paths, settings.zone)
     expected: dict[str, set[str]] = {}
     for path, (_field, day) in dated.items():
         expected.setdefault(day, set()).add(path)
@@ -236,28 +236,41 @@ def measure_digest(
     return {"dated_pages": len(dated), "fields": fields, "log_days": sorted(log_days(vault)), **scores}
 
 
-def page_days(vault: Path, paths: Iterable[str]) -> dict[str, tuple[str, str]]:
-    """Each page's (field, YYYY-MM-DD) from the first of `DATE_FIELDS` its frontmatter sets to a date."""
+def page_days(vault: Path, paths: Iterable[str], zone: tzinfo) -> dict[str, tuple[str, str]]:
+    """Each page's (field, YYYY-MM-DD) from the first of `DATE_FIELDS` its frontmatter sets to a date
+    (`date_field`)."""
     found = {}
     for path in paths:
         try:
             text = (vault / path).read_bytes().decode("utf-8", errors="replace")
         except OSError:
             continue
-        dated = date_field(split_frontmatter(text.replace("\r\n", "\n")).meta)
+        dated = date_field(split_frontmatter(text.replace("\r\n", "\n")).meta, zone)
         if dated is not None:
             found[path] = dated
     return found
 
 
-def date_field(meta: Mapping[str, object]) -> tuple[str, str] | None:
+def date_field(meta: Mapping[str, object], zone: tzinfo) -> tuple[str, str] | None:
+    """The first of `DATE_FIELDS` set to a date, and the day it names: a timestamp with an offset
+    (``2026-04-16T18:27:04Z``) on the day it falls on in ``zone``, the digest's (docs/digest.md);
+    a date or a timestamp without one as written."""
     for field in DATE_FIELDS:
-        match = _DAY.search(str(meta.get(field) or ""))
-        if match:
-            try:
-                return field, date.fromisoformat(match.group(0)).isoformat()
-            except ValueError:
-                continue
+        value = str(meta.get(field) or "")
+        match = _DAY.search(value)
+        if not match:
+            continue
+        try:
+            day = date.fromisoformat(match.group(0))
+        except ValueError:
+            continue
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            moment = None
+        if moment is not None and moment.tzinfo is not None:
+            day = moment.astimezone(zone).date()
+        return field, day.isoformat()
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -244,10 +245,14 @@ def test_digest_scores_per_day_and_over_all_days() -> None:
         ({"created": "", "added": "2026-06-02T10:00:00+09:00"}, ("added", "2026-06-02")),
         ({"created": "unknown", "date": "2026-02-30", "added": "2026-03-01"}, ("added", "2026-03-01")),
         ({"title": "no date"}, None),
+        # a timestamp with an offset falls on its day in the digest's zone (JST here), as the digest reads it
+        ({"created": "2026-04-16T18:27:04Z"}, ("created", "2026-04-17")),
+        ({"created": "2026-04-16T14:59:59+00:00"}, ("created", "2026-04-16")),
+        ({"created": "2026-04-16T23:30:00"}, ("created", "2026-04-16")),
     ],
 )
 def test_date_field(meta: dict, found: tuple[str, str] | None) -> None:
-    assert date_field(meta) == found
+    assert date_field(meta, ZoneInfo("Asia/Tokyo")) == found
 
 
 def item(path: str) -> DigestItem:
