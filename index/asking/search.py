@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 
 from index.analysis import tokenize
 from index.asking.acronyms import expansion_spans
+from index.asking.inflections import inflections_held
 from index.asking.quantities import COUNTERS
 from index.asking.question import MAX_TERMS, Question, read_question
 from index.asking.sentences import Scored, SentenceScorer, folded_names
 from index.asking.splitting import Sentence, split_sentences
-from index.asking.vocabulary import Shape, stem
+from index.asking.vocabulary import Shape
 from index.asking.weights import bigrams, keyword_weights, name_terms, name_weight
 from index.catalog.names import NameTable
 from index.model import Candidate, Hit, Page, SearchResult
@@ -46,8 +47,6 @@ two, its first senses first."""
 CHUNKS_PER_HIT = 8
 """Passages retrieved per hit asked for: enough for every page shown to bring its matching passages."""
 MIN_CHUNKS = 40
-MIN_INFLECTED = 3
-"""Letters a term and its stem must share for its inflections to be looked up (`inflections_held`)."""
 
 
 @dataclass(frozen=True)
@@ -152,32 +151,6 @@ def retrieve(
         # papers): first, unless the question asks for another kind of page itself (which paper).
         ranked = _first(about[0], ranked, store)
     return Retrieval(question, tuple(ranked[:limit]), total, frequencies)
-
-
-def inflections_held(
-    store: PassageStore, terms: tuple[str, ...], kind: str = ""
-) -> dict[str, tuple[str, ...]]:
-    """The other inflections of each English term that the passages hold, as the answer step
-    matches words (`index.asking.vocabulary.stem`): ``port`` finds ``Sensitive ports``, ``mounted``
-    finds ``never mount it``. Read from the index's words beginning with what the term and its stem
-    share (at least three letters: ``us`` of ``using`` would read every word in *us*)."""
-    held: dict[str, tuple[str, ...]] = {}
-    for term in terms:
-        if not (term.isascii() and term.isalpha()):
-            continue
-        stemmed = stem(term)
-        shared = next(
-            (at for at, (a, b) in enumerate(zip(term, stemmed, strict=False)) if a != b), len(stemmed)
-        )
-        prefix = term[: min(shared, len(term))]
-        if len(prefix) < MIN_INFLECTED:
-            continue
-        forms = tuple(
-            word for word in store.words_from(prefix, kind) if word != term and stem(word) == stemmed
-        )
-        if forms:
-            held[term] = forms
-    return held
 
 
 def renderings_written(

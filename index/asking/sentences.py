@@ -67,8 +67,6 @@ _CODE_NAME = re.compile(
 """What technical prose names in lower case: a code span, a flag (``--base``), an identifier with
 ``:``, ``_``, ``.`` or ``/`` in it (``node:lts-alpine``, ``security.capability``), a word with
 digits (``re2``)."""
-_GLOSS_AFTER = re.compile(r"[a-z]*[\"'\u201d\u2019」』]?\s*\((?!\d)")
-"""The rest of a word and a bracket opening after it (not a year or a citation): a gloss."""
 _FOREIGN_NAME = re.compile(r"[\u30a1-\u30fa\u30fc]+(?:[・＝=][\u30a1-\u30fa\u30fc]+)+")
 """A foreign name in katakana, its parts joined by ・ (アヴィヴ・オヴァジャ, グレン・ワイル)."""
 _CAPITALISED = re.compile(r"(?<![A-Za-z0-9-])[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*)*")
@@ -454,17 +452,13 @@ class SentenceScorer:
         return any(self.about(sentence, path) for path in subjects) and bool(_DEFINES.search(sentence.folded))
 
     def _glossed(self, folded: str) -> bool:
-        """The sentence glosses a word of the question in brackets right after it (a "squarson"
-        (half squire, half parson)): what a thing no page is about is, said in passing."""
+        """The sentence glosses an English word of the question in brackets right after it (a
+        "squarson" (half squire, half parson)): what a thing no page is about is, said in passing.
+        Not a bracket that gives a value, a note or an example (the port (default 8080), (see …))."""
         for keyword in self.question.keywords:
-            if keyword.lone or keyword.name is not None:
-                continue
-            at = folded.find(keyword.text)
-            while at >= 0:
-                starts = at == 0 or not folded[at - 1].isalnum() or not keyword.text.isascii()
-                if starts and _GLOSS_AFTER.match(folded, at + len(keyword.text)):
-                    return True
-                at = folded.find(keyword.text, at + 1)
+            latin = keyword.name is None and keyword.text.isascii() and keyword.text.isalpha()
+            if latin and _gloss_after(keyword.text).search(folded):
+                return True
         return False
 
     def _difference(self, sentence: Sentence) -> bool:
@@ -525,18 +519,26 @@ _SETTING_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za
 three parts or more (SingleClusterPreemptionTimeout, WaitForPodsReady: Go's settings and feature
 gates); a name of two (ByteDance, MegaScale) is the name it is, found whole."""
 _NAME_PARTS = 2
+"""Parts of an UpperCamelCase name (ByteDance): more make a setting (`_read_by_parts`)."""
+
+
+def _read_by_parts(parts: list[re.Match[str]]) -> bool:
+    """An UpperCamelCase identifier is a setting read by its parts when it has more than
+    `_NAME_PARTS` of them, each a word: one of two letters or in capitals (PyTorchJob, OpenAIClient,
+    BestEffortFIFO) makes it a product's or a kind's name, found whole."""
+    return len(parts) > _NAME_PARTS and all(len(p.group()) > 2 and not p.group().isupper() for p in parts)
 
 
 def camel_parts(text: str) -> tuple[tuple[int, int, str], ...]:
-    """The parts of the lowerCamelCase identifiers of a text, each with its span and folded
+    """The parts of the camelCase identifiers of a text (`_SETTING_WORD`), each with its span and folded
     (``maxPayload`` → max, payload; ``bootstrapMaxChars`` → bootstrap, max, chars): a setting is
     asked for in words (what max payload …)."""
     if _CAMEL_BOUNDARY.search(text) is None:  # most sentences: one scan, no identifier
         return ()
-    found = []
+    found: list[tuple[int, int, str]] = []
     for word in _SETTING_WORD.finditer(text):
         parts = list(_CAMEL_PART.finditer(word.group()))
-        if word.group()[0].isupper() and len(parts) <= _NAME_PARTS:
+        if word.group()[0].isupper() and not _read_by_parts(parts):
             continue
         found.extend(
             (word.start() + part.start(), word.start() + part.end(), singular(part.group().casefold()))
@@ -580,3 +582,13 @@ def _merge(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
         else:
             merged.append([start, end])
     return tuple((start, end) for start, end in merged)
+
+
+@lru_cache(maxsize=256)
+def _gloss_after(word: str) -> re.Pattern[str]:
+    """The word (or its plural), a closing quote, and a bracket opening a gloss after it."""
+    return re.compile(rf"(?<![a-z0-9]){re.escape(word)}(?:s|es)?[\"'\u201d\u2019]?\s*\((?!\d|{_NOT_GLOSS})")
+
+
+_NOT_GLOSS = r"(?:default|see|e\.g|i\.e|eg|optional|required|deprecated|experimental|beta|alpha|cf|source)\b"
+"""What a bracket after a word opens that is no gloss of it: a value, a note, a reference."""

@@ -100,14 +100,16 @@ _NAME = re.compile(
 _DEFINITION = re.compile(
     r"とは|って(?:何|なに)(?![のもをがでにか])|の定義|の意味|\bdefin(?:e|ition)\b|\bmeaning\s+of\b"
     r"|\bwhat(?:\s+(?:exactly|actually|really|precisely))?(?:\s+(?:is|are)|['\u2019]?s)\b"
+    r"(?!\s+(?:wrong|new|up|left|next|[a-z]+ing)\b)"
 )
-"""What a thing is: とは, って何, what is (what exactly is, what's, whats), the definition of."""
+"""What a thing is: とは, って何, what is (what exactly is, what's, whats), the definition of; not
+what's wrong, new, up, left, next or going on (what's causing …), which ask what happens."""
 _FRAMING = re.compile(
     r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
     r"|supposed\s+to|according\s+to(?:\s+(?:the|our)\s+(?:wiki|notes|docs))?|c[oa]me?\s+up\s+with"
     r"|stands?\s+for|do\s+you\s+(?:know|remember)|these\s+days|nowadays)\b"
-    r"|^(?:hey|hi|hello|ok(?:ay)?|so|btw|sorry|quick(?:\s+(?:one|question|q))?"
-    r"|(?:dumb|silly|stupid|newbie|noob|random)\s+question)\b[\s,:;!.\u2014-]*"
+    r"|^(?:(?:hey|hi|hello|ok(?:ay)?|so|btw|sorry|quick(?:\s+(?:one|question|q))?"
+    r"|(?:dumb|silly|stupid|newbie|noob|random)\s+question)\s*(?:[,:;!.\u2014]|\s-)\s*)+"
     r"|\bin\s+(?:simple|plain|layman['\u2019]?s|lay|basic|practical)\s+terms\b"
     r"|\bin\s+[\w'\u2019-]+\s+(?P<only>terms)\b"
     r"|^(?:ちょっと質問(?:です)?|質問です|すみません|すいません)[、,:：\s]*"
@@ -125,7 +127,7 @@ _ASKS_MONEY = re.compile(
 集まった: いくら alone may ask how much of anything), how much … pay, cost, rent, money …"""
 _ORDINAL = frozenset({"番", "号"})
 """何番 (ポート), 何号: which number, not a count of anything."""
-_ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhat\b|\bwhich\b|\bhow\b")
+_ASKING = re.compile(r"何|なに|\b(?:what|which)\s+(?:year|date|day)s?\b|\bwhats?\b|\bwhich\b|\bhow\b")
 """The words that ask; ``what year`` (like 何年) asks for a year, which no sentence says as *year*."""
 ANSWER_CUES: dict[str, tuple[str, ...]] = {
     "team": ("チーム", "team", "グループ", "group"),
@@ -403,7 +405,7 @@ _ASKED_BY_WORD = re.compile(r"なぜ|なんで|どうして|どうやって|ど�
 """Words that ask without giving the question a shape (why, how); the shapes' words ask too."""
 _ASKED_BY_ENDING = re.compile(r"(?:ですか|ますか|でしょうか|だろうか|のか|んですか|かな|っけ)[\s。.!！…]*$")
 _ASKED_BY_OPENING = re.compile(
-    r"^(?:what|which|how|who|whom|whose|where|when|why|is|are|was|were|does|do|did|can|could"
+    r"^(?:whats?|which|how|who|whom|whose|where|when|why|is|are|was|were|does|do|did|can|could"
     r"|should|would|will|has|have|had)\b"
 )
 

@@ -35,9 +35,7 @@ Block = tuple[Sequence[int], Sequence[float]]
 
 
 def finding_query(plan: QueryPlan) -> Query | None:
-    parts: list[Query] = [
-        _term((term, *plan.variants.get(term, ())), plan.term_weights.get(term, 1.0)) for term in plan.terms
-    ]
+    parts: list[Query] = [_term(term, plan.term_weights.get(term, 1.0)) for term in plan.terms]
     parts.extend(Phrase("body", list(run)) for run in plan.phrases if len(run) > 1)
     parts.extend(Term("links", path, boost=1.0) for path in plan.linked_paths)
     if len(plan.linked_paths) > 1:
@@ -58,6 +56,12 @@ def scored(searcher: Searcher, plan: QueryPlan, lengths: Lengths, limit: int) ->
     one loop, with the field lengths read once per segment. A tie goes to the earlier passage, as
     whoosh's collector breaks it."""
     found: list[tuple[float, int]] = []  # (-score, passage): the best first, a tie to the earlier
+    families = {
+        (term, name): _family_idf(searcher, name, (term, *plan.variants[term]))
+        for term in plan.terms
+        if term in plan.variants
+        for name in TERM_FIELDS
+    }
     for reader, base in searcher.reader().leaf_readers():
         scores: dict[int, float] = {}
         for term in plan.terms:
@@ -65,7 +69,7 @@ def scored(searcher: Searcher, plan: QueryPlan, lengths: Lengths, limit: int) ->
             best: dict[int, float] = {}
             forms = (term, *plan.variants.get(term, ()))
             for name in TERM_FIELDS:  # DisjunctionMax: a term counts in its best field and form
-                idf = _family_idf(searcher, name, forms)
+                idf = families.get((term, name))
                 for form in forms:
                     _keep_best(best, _term_scores(searcher, reader, lengths, name, form, weight, idf))
             _add(scores, best)
@@ -81,12 +85,11 @@ def scored(searcher: Searcher, plan: QueryPlan, lengths: Lengths, limit: int) ->
     return [(-negated, docnum) for negated, docnum in heapq.nsmallest(limit, found)]
 
 
-def _family_idf(searcher: Searcher, field: str, forms: tuple[str, ...]) -> float | None:
+def _family_idf(searcher: Searcher, field: str, forms: tuple[str, ...]) -> float:
     """The idf of a term said in any of its ``forms`` (``port``, ``ports``), as whoosh computes a
-    term's: from the passages holding any of them, so that a rarer form weighs no more than the term
-    (None for a term of one form: whoosh's own, cached)."""
-    if len(forms) == 1:
-        return None
+    term's, from the passages holding each form counted together (at most the passages holding any,
+    as a passage may hold two): a rarer form weighs no more than the term. Worked out once a question,
+    not once a segment: each count looks in every segment."""
     held = sum(searcher.doc_frequency(field, form) for form in forms)
     count = searcher.doc_count_all()
     return math.log(count / (min(held, count) + 1)) + 1
@@ -210,10 +213,10 @@ class Lengths:
             self._columns = {key: value for key, value in self._columns.items() if key[0] in segment_ids}
 
 
-def _term(forms: tuple[str, ...], weight: float) -> Query:
-    """A term scored once, in its best field and form: a word in a page's title and in its text is
-    one match of the question's word, not two (as BM25F saturates a term across fields)."""
-    return DisjunctionMax([Term(name, form, boost=weight) for form in forms for name in TERM_FIELDS])
+def _term(term: str, weight: float) -> Query:
+    """A term scored once, in its best field: a word in a page's title and in its text is one
+    match of the question's word, not two (as BM25F saturates a term across fields)."""
+    return DisjunctionMax([Term(name, term, boost=weight) for name in TERM_FIELDS])
 
 
 def rescored(

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import tokenize
+from index.asking.inflections import inflections_held
 from index.asking.question import MAX_QUERY_CHARS, read_question
-from index.asking.search import POSTINGS_BUDGET, inflections_held, within_budget
+from index.asking.search import POSTINGS_BUDGET, within_budget
 from index.catalog.names import NameTable
 from index.store.engine import SearchStore
 from index.store.values import Chunk, QueryPlan
@@ -112,13 +113,44 @@ def test_a_term_finds_its_inflections_at_its_own_weight(tmp_path) -> None:
             batch.add(
                 Chunk(path=f"port{n}.md", ordinal=0, heading="", text="Another port here, and more text.")
             )
-    variants = inflections_held(store, ("port", "us"))
-    assert variants == {"port": ("ports",)}  # not portable, porter; us is too short to look up
+    variants = inflections_held(store, ("port",))
+    assert variants == {"port": ("ports",)}  # not portable, porter
     found = store.search(QueryPlan(terms=("port",), variants=variants), limit=20)
     scores = {match.path: match.score for match in found}
     assert "plural.md" in scores and "other.md" not in scores
     assert scores["plural.md"] <= scores["typed.md"] * 1.05
     assert "plural.md" not in {match.path for match in store.search(QueryPlan(terms=("port",)), limit=20)}
+
+
+class _Words:
+    """A store's words, recording the prefixes they are asked for."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words, self.asked = sorted(words), []
+
+    def words_from(self, prefix: str, kind: str = "") -> list[str]:
+        self.asked.append(prefix)
+        return [word for word in self.words if word.startswith(prefix)]
+
+
+@pytest.mark.parametrize(
+    ("term", "prefix", "forms"),
+    [
+        ("port", "port", ("ports",)),
+        ("make", "mak", ("makes", "making")),  # a final e its -ing form drops
+        ("policy", "polic", ("policies",)),  # the stem's i (polici)
+        ("using", None, ()),  # us: too short to look up
+    ],
+)
+def test_the_forms_of_a_term_are_read_from_what_it_and_its_stem_share(
+    term: str, prefix: str | None, forms: tuple[str, ...]
+) -> None:
+    store = _Words(
+        ["port", "ports", "portable", "make", "making", "makes", "maker", "policy", "policies", "use"]
+    )
+    held = inflections_held(store, (term,))  # type: ignore[arg-type]
+    assert store.asked == ([prefix] if prefix else [])
+    assert held.get(term, ()) == forms
 
 
 @pytest.mark.parametrize(

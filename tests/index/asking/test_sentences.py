@@ -53,7 +53,8 @@ HARBOUR = {
         body=(
             "The harbour's radio link.\n\n## Limits\n\n"
             "Gull Radio messages carry Tern Weather payloads and quay news.\n"
-            "Set a message size limit in the relay: maxPayload: 16 * 1024\n\n## Traffic\n\n"
+            "Set a message size limit in the relay: maxPayload: 16 * 1024\n"
+            "Each mast may carry a relay (optional), a spare relay (see Relay Limits).\n\n## Traffic\n\n"
             "Priority: high\n\n## Storms\n\n"
             "In the storm season the Gull Radio timeout was raised to 90 seconds.\n"
             "Gull Radio masts stand at least 12 metres above the quay; a mast is rarely taller.\n"
@@ -144,6 +145,8 @@ def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None
         "What is the default timeout of Gull Radio?",
         # a number is asked: a Key: value line saying only part of the question gives none
         "Portwell の crane operator の wage はいくつ？",
+        # what a thing is: a bracket giving a value or a note after the word is no gloss of it
+        "What's a relay?",
     ],
 )
 def test_what_the_wiki_does_not_say_is_not_answered(wiki: Wiki, question: str) -> None:
@@ -194,6 +197,8 @@ def test_words_an_english_question_writes_as_names(question: str, word: str, nam
         # UpperCamelCase: a setting of three parts or more is read by its parts, a name of two is not
         ("the SingleClusterPreemptionTimeout (5 min)", ["single", "cluster", "preemption", "timeout"]),
         ("ByteDance built MegaScale", []),
+        ("PyTorchJob and OpenAIClient under BestEffortFIFO", []),  # a part of two letters or capitals: a name
+        ("WaitForPodsReady", ["wait", "for", "pod", "ready"]),
     ],
 )
 def test_the_parts_of_a_camel_case_identifier(text: str, parts: list[str]) -> None:

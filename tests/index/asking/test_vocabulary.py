@@ -82,6 +82,8 @@ from index.asking.vocabulary import (
         ("What exactly is a cohort?", Shape.DEFINITION, None),
         ("What's the default timeout?", Shape.OPEN, None),
         ("Is WhatsApp supported?", Shape.OPEN, None),
+        ("What's causing the relay timeouts?", Shape.OPEN, None),
+        ("what's wrong with the relay", Shape.OPEN, None),
         # a function word after how many is no unit; asking what a thing is called asks a name
         ("Of the incidents, how many did the SPR say depended on her?", Shape.NUMBER, None),
         ("What were Harry Price's goldfish called?", Shape.NAME, None),
@@ -185,6 +187,8 @@ def test_question_verbs_have_their_japanese_renderings(word: str, rendering: str
         ("thanks, merged the fix", False),
         ("明日の定例は 10 時からです", False),
         ("LGTM 👍", False),
+        ("no idea what's wrong with CI, rerunning", False),
+        ("whats a cohort", True),
         ("", False),
     ],
 )
@@ -206,6 +210,7 @@ def test_whether_a_message_asks(message: str, asked: bool) -> None:
         ("Hey, which port does it use?", ("hey, ",)),
         ("Explain borrowing in simple terms", ("in simple terms",)),
         ("What's a cohort in Kueue terms?", ("terms",)),
+        ("hey, quick question: what is a cohort?", ("hey, quick question: ",)),
         ("Who developed Minder?", ()),
     ],
 )
@@ -217,6 +222,19 @@ def test_hedges_and_framing_are_asking_words(question: str, asked: tuple[str, ..
     assert not any(
         word in said for word in ("people", "futarchy", "gfm", "log", "minder", "kueue", "borrowing")
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("Quick sort vs merge sort?", "quick"),  # an opener is framing only before punctuation
+        ("hi-res images for the docs?", "hi"),
+        ("Hello world sample in Go?", "hello"),
+    ],
+)
+def test_an_opening_word_that_is_the_subject_stays_a_keyword(question: str, word: str) -> None:
+    folded = fold(question)
+    assert not any(folded[start:end].startswith(word) for start, end in shape_of(folded).asking)
 
 
 @pytest.mark.parametrize(
