@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import tokenize
-from index.asking.inflections import inflections_held
+from index.asking.inflections import INFLECTED_TERMS, MAX_FORMS, inflections_held
 from index.asking.question import MAX_QUERY_CHARS, read_question
 from index.asking.search import POSTINGS_BUDGET, within_budget
 from index.catalog.names import NameTable
@@ -151,6 +151,15 @@ def test_the_forms_of_a_term_are_read_from_what_it_and_its_stem_share(
     held = inflections_held(store, (term,))  # type: ignore[arg-type]
     assert store.asked == ([prefix] if prefix else [])
     assert held.get(term, ()) == forms
+
+
+def test_a_long_question_of_short_words_looks_up_a_bounded_number_of_prefixes() -> None:
+    """A hostile question of many words reads the forms of its first `INFLECTED_TERMS` only."""
+    terms = tuple(f"{a}{b}{c}x" for a in "abc" for b in "abcd" for c in "abcd")  # 48 terms
+    store = _Words([f"{term}{n}" for term in terms for n in ("s", "ed", "ing")])
+    held = inflections_held(store, terms)  # type: ignore[arg-type]
+    assert len(store.asked) == INFLECTED_TERMS
+    assert all(len(forms) <= MAX_FORMS for forms in held.values())
 
 
 @pytest.mark.parametrize(
