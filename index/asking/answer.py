@@ -18,11 +18,12 @@ from __future__ import annotations
 import re
 from collections import ChainMap
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from index.analysis import fold
+from index.asking.parts import question_parts
 from index.asking.question import Keyword, Question, read_question
-from index.asking.search import Ranked, page_hit, retrieve, scorer_for, sentences_of
+from index.asking.search import Ranked, Retrieval, page_hit, retrieve, scorer_for, sentences_of
 from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer
 from index.asking.splitting import asks
 from index.asking.vocabulary import ALIASES, Relation, Shape, asks_about_upkeep
@@ -92,6 +93,9 @@ def answer_question(
     else:
         every = [scored for page in read.values() for scored in page.best]
         chosen = _answering(every) or _answering(every, linked=True)
+        parts = question_parts(question.text)
+        if parts:
+            chosen = _with_each_part(chosen, parts, retrieval, read, pages, graph, about)
     if not chosen and fact is None and question.shape is Shape.DIFFERENCE and len(about) >= 2:
         chosen = _definitions(about, read)
     shown = [page for page in read.values() if page.ranked.score > 0 or page.ranked.path in about]
@@ -208,6 +212,40 @@ def _answering(scored: Iterable[Scored], *, linked: bool = False) -> list[Scored
             seen.add(candidate.sentence.folded)
             chosen.append(candidate)
     return chosen
+
+
+def _with_each_part(
+    chosen: list[Scored],
+    parts: list[str],
+    retrieval: Retrieval,
+    read: dict[str, _Read],
+    pages: Mapping[str, Page],
+    graph: Graph,
+    about: tuple[str, ...],
+) -> list[Scored]:
+    """The sentences that answer a question of several parts: for each part in turn, the one the
+    answer already has, else the best that answers that part alone (read as a follow-up about what
+    the question names, when the part names nothing). When nothing answers the whole question, it is
+    answered only when every part is."""
+    sentences = [scored.sentence for page in read.values() for scored in page.best]
+    had = {scored.sentence.folded for scored in chosen}
+    added: list[Scored] = []
+    for text in parts:
+        part = read_question(text, graph.names, pages)
+        subject = about[0] if about and not part.named else None
+        scorer = scorer_for(replace(retrieval, question=part), pages, graph.names, sentences, subject)
+        answering = _answering([scorer.score(sentence) for sentence in sentences])
+        if any(scored.sentence.folded in had for scored in answering):
+            continue
+        if not answering:
+            if not chosen:
+                return []
+            continue
+        added.append(answering[0])
+        had.add(answering[0].sentence.folded)
+    if not added:
+        return chosen
+    return [*chosen[:1], *added, *chosen[1:]][:MAX_SENTENCES] if chosen else added[:MAX_SENTENCES]
 
 
 def _definitions(about: tuple[str, ...], read: dict[str, _Read]) -> list[Scored]:

@@ -205,3 +205,23 @@ def test_the_parts_of_a_camel_case_identifier(text: str, parts: list[str]) -> No
     found = camel_parts(text)
     assert [part for _, _, part in found] == parts
     assert all(fold(text[start:end]).startswith(part) for start, end, part in found)
+
+
+@pytest.mark.parametrize(
+    ("question", "says"),
+    [
+        (
+            "When was Portwell's lighthouse first lit? And how many gantry cranes does the port run?",
+            ["first lit in 1931", "four gantry cranes"],
+        ),
+        (
+            "How many gantry cranes does Portwell run, and when was its lighthouse first lit?",
+            ["four gantry cranes", "first lit in 1931"],
+        ),
+    ],
+)
+def test_a_question_of_two_parts_is_answered_for_each(wiki: Wiki, question: str, says: list[str]) -> None:
+    answer = wiki.answer(question)
+    texts = [sentence.text for sentence in answer.sentences]
+    assert answer.confident and len(texts) >= len(says)
+    assert all(said in text for said, text in zip(says, texts, strict=False)), texts

@@ -1,0 +1,52 @@
+"""The parts of a question that asks two things at once (*『山月記』は何年に発表された？あと元ネタは何？*,
+*what does the winner get as an advance, and which publisher gives the book deal?*).
+
+A colleague often asks two things in one message. The sentences that answer the whole question
+answer its first part more often than not; the answer must also hold what answers the second
+(`index.asking.answer`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from index.analysis import fold
+from index.asking.vocabulary import STOPWORDS, asks
+
+MAX_PARTS = 3
+_PART_END = re.compile(
+    r"(?<=[?？])\s*(?=\S)"
+    r"|,\s+(?=and\s+(?:[a-z]+\s+){0,2}(?:what|which|who|whose|whom|how|when|where|why)\b)"
+)
+"""Where a part ends: after a question mark with more to follow, or before *, and which …*."""
+_OPENING = re.compile(r"^(?:and\s+|also\s+|あと[、,\s]*|それと[、,\s]*|また[、,\s]*)", re.IGNORECASE)
+"""What joins a part to the one before (あと, and): no word of what it asks."""
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{2,}")
+_HIRAGANA = re.compile(r"[\u3040-\u309f]+")
+
+
+def question_parts(text: str) -> list[str]:
+    """The parts of ``text`` when it asks two or three things (each part asks, or follows a question
+    mark and says something of its own); else none."""
+    parts, start = [], 0
+    for end in _PART_END.finditer(text):
+        parts.append(text[start : end.start()])
+        start = end.end()
+    parts.append(text[start:])
+    parts = [_OPENING.sub("", part.strip(" ,")) for part in parts]
+    kept = [part for part in parts if _says_something(fold(part))]
+    if not 2 <= len(kept) <= MAX_PARTS or not all(_asks(part) for part in kept):
+        return []
+    return kept
+
+
+def _says_something(folded: str) -> bool:
+    """A word of its own: a Latin word that is no function or asking word, or a Japanese word (a run
+    of two kana or kanji that is not all hiragana)."""
+    latin = any(word not in STOPWORDS and len(word) > 2 for word in re.findall(r"[a-z0-9]+", folded))
+    return latin or any(not _HIRAGANA.fullmatch(run) for run in _CJK_RUN.findall(folded))
+
+
+def _asks(part: str) -> bool:
+    """The part asks, or ends as a Japanese part left open does (…の割合も, …のタイトルは)."""
+    return asks(fold(part)) or part.endswith(("も", "は"))

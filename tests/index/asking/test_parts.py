@@ -1,0 +1,35 @@
+"""A question that asks two things at once, cut into its parts (`index.asking.parts`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from index.asking.parts import question_parts
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "『山月記』って何年に発表された？あと元ネタになった古典って何？",
+            ["『山月記』って何年に発表された？", "元ネタになった古典って何？"],
+        ),
+        ("めいみてって何人組？デビュー曲のタイトルは", ["めいみてって何人組？", "デビュー曲のタイトルは"]),
+        (
+            "What does the winner get as an advance, and which publisher gives the book deal?",
+            ["What does the winner get as an advance", "which publisher gives the book deal?"],
+        ),
+        (
+            "Below what width does the sidebar collapse, and below what width is the TOC hidden?",
+            ["Below what width does the sidebar collapse", "below what width is the TOC hidden?"],
+        ),
+        # one question, however long; a comma and *and* that do not start a question
+        ("What is a cohort?", []),
+        ("Which teams use Docker, and do they pin the base image?", []),
+        ("Who wrote the Harbour Notes essays, and when?", []),  # *when* alone says nothing of its own
+        # a part must say something of its own
+        ("What is a cohort? ok?", []),
+    ],
+)
+def test_the_parts_of_a_question(question: str, parts: list[str]) -> None:
+    assert question_parts(question) == parts
