@@ -33,3 +33,8 @@ from index.asking.parts import question_parts
 )
 def test_the_parts_of_a_question(question: str, parts: list[str]) -> None:
     assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize("question", ["?" * 5000, "what is it? " * 400, "x, and which y, and which z " * 300])
+def test_a_hostile_question_is_one_question(question: str) -> None:
+    assert question_parts(question) == []  # more parts than a colleague asks at once: read whole
