@@ -30,10 +30,10 @@ def inflections_held(
     held: dict[str, tuple[str, ...]] = {}
     latin = [term for term in terms if term.isascii() and term.isalpha()]
     for term in latin[:INFLECTED_TERMS]:
-        prefix = _shared_prefix(term)
+        stemmed = stem(term)
+        prefix = _shared_prefix(term, stemmed)
         if len(prefix) < MIN_PREFIX:
             continue
-        stemmed = stem(term)
         forms = [
             word
             for word in store.words_from(prefix, kind)
@@ -44,10 +44,9 @@ def inflections_held(
     return held
 
 
-def _shared_prefix(term: str) -> str:
+def _shared_prefix(term: str, stemmed: str) -> str:
     """What every form of the term begins with: what it shares with its stem (*polic* of *policy*,
     *polici*), without a final *e* that its *-ing* form drops (*mak* of *make*, for *making*)."""
-    stemmed = stem(term)
     shared = next((at for at, (a, b) in enumerate(zip(term, stemmed, strict=False)) if a != b), len(stemmed))
     prefix = term[: min(shared, len(term))]
     return prefix[:-1] if prefix.endswith("e") and len(prefix) > MIN_PREFIX else prefix

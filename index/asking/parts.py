@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from index.analysis import fold
+from index.analysis import fold, is_function_bigram, tokenize
 from index.asking.vocabulary import STOPWORDS, asks
 
 MAX_PARTS = 3
@@ -21,8 +21,6 @@ _PART_END = re.compile(
 """Where a part ends: after a question mark with more to follow, or before *, and which …*."""
 _OPENING = re.compile(r"^(?:and\s+|also\s+|あと[、,\s]*|それと[、,\s]*|また[、,\s]*)", re.IGNORECASE)
 """What joins a part to the one before (あと, and): no word of what it asks."""
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]{2,}")
-_HIRAGANA = re.compile(r"[\u3040-\u309f]+")
 
 
 def question_parts(text: str) -> list[str]:
@@ -41,10 +39,14 @@ def question_parts(text: str) -> list[str]:
 
 
 def _says_something(folded: str) -> bool:
-    """A word of its own: a Latin word that is no function or asking word, or a Japanese word (a run
-    of two kana or kanji that is not all hiragana)."""
-    latin = any(word not in STOPWORDS and len(word) > 2 for word in re.findall(r"[a-z0-9]+", folded))
-    return latin or any(not _HIRAGANA.fullmatch(run) for run in _CJK_RUN.findall(folded))
+    """A word of its own, as the question's terms are read (`index.analysis.tokenize`): a Latin word
+    that is no function or asking word, or a Japanese bigram that is not only hiragana."""
+    return any(
+        (not is_function_bigram(token.text) and len(token.text) == 2)
+        if token.cjk
+        else (token.text not in STOPWORDS and len(token.text) > 2)
+        for token in tokenize(folded)
+    )
 
 
 def _asks(part: str) -> bool:
