@@ -470,8 +470,11 @@ class SentenceScorer:
 def capitalised(text: str, start: int, keyword: str) -> bool:
     """The question writes the Latin word at ``start`` of its folded text as a name: capitalised
     (Podman, Heartbleed), not as the first word of a sentence, or with a capital or a digit inside
-    (OSTree, Argon2id). A question folding changes the length of is not read so."""
+    (OSTree, Argon2id). A number (10 of "after 10 minutes") is not a name, nor a question folding
+    changes the length of read so."""
     if not keyword.isascii() or len(fold(text)) != len(text) or keyword in STOPWORDS:
+        return False
+    if not any(char.isalpha() for char in keyword):
         return False
     written = text[start : start + len(keyword)]
     if any(char.isupper() or char.isdigit() for char in written[1:]):

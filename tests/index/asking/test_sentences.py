@@ -181,6 +181,8 @@ def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> Non
         ("Podman blocks how many syscalls?", "podman", False),
         ("How many syscalls does the default profile block?", "default", False),
         ("What does it say about The Times?", "the", False),
+        ("Which section deletes them after e.g. 10 minutes?", "10", False),
+        ("Who published a rival book about 17 years later?", "17", False),
     ],
 )
 def test_words_an_english_question_writes_as_names(question: str, word: str, named: bool) -> None:
