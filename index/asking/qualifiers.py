@@ -1,9 +1,13 @@
-"""Which of a thing's values a question asks for: its default, its maximum, its minimum, its average.
+"""Which of a thing's values a question asks for: its default, its maximum, its minimum, its average;
+and which of a life's dates, its birth or its death.
 
 Such a word weighs little (every settings page says *default*), so a sentence about the setting that
 does not say which of its values it gives used to cover the question (how the TTL is validated, for
 *the TTL's default*). A sentence answers such a question only when it, its key or its heading says
-the value asked, in either language or as code names it (`index.asking.sentences`).
+the value asked, in either language or as code names it (`index.asking.sentences`). A person's
+page is full of years, so the year of a birth or a death is asked the same way: a sentence answers
+"何年生まれ？" or "when did he die?" only when it says a birth or a death (生まれ, died), or gives the
+life as a span of years (フランシス・ベーコン(1561–1626)), not with the year a book came out.
 """
 
 from __future__ import annotations
@@ -14,6 +18,10 @@ from dataclasses import dataclass
 
 from index.asking.question import Keyword
 from index.asking.weights import SaidText
+
+
+_LIFESPAN = re.compile(r"[(（]\s*(?:c\.\s*)?\d{3,4}\s*[-–—〜~]\s*(?:c\.\s*)?\d{3,4}\s*[)）]")
+"""A life as a span of years, in brackets after the name: (1561–1626), （1909〜1942）."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,16 @@ QUALIFIERS = (
         re.compile(r"(?<![A-Za-z])(?:min|MIN)(?=[_\d])|(?<![A-Z])min(?=[A-Z])|Min(?=[A-Z][a-z])"),
     ),
     Qualifier(frozenset({"average", "平均"}), frozenset({"average", "平均"})),
+    Qualifier(
+        frozenset({"born", "birth", "生", "生年", "誕生", "出生"}),
+        frozenset({"born", "birth", "生まれ", "生年", "誕生", "出生", "生を受け"}),
+        _LIFESPAN,
+    ),
+    Qualifier(
+        frozenset({"die", "died", "death", "亡", "死去", "没年", "逝去", "死亡"}),
+        frozenset({"die", "death", "亡くな", "亡き", "死去", "没", "逝去", "死亡", "死ん", "passed away"}),
+        _LIFESPAN,
+    ),
 )
 """*Default* is asked as 既定 too (既定値: its bigram), never by 初期 alone (初期の頃, early days)."""
 

@@ -361,6 +361,15 @@ def _keywords(
                 if not asked(at, at + len(gram)) and not _HIRAGANA.fullmatch(gram):
                     glosses = english or _glosses_within(parts, index, index + len(gram))
                     found.setdefault(gram, Keyword(gram, at, owner(at), offset, glosses, whole))
+            # A counter's edge that leaves one kanji after it (生 of 何年生まれ: 年生 is across the
+            # edge) leaves a word of its own, read as a lone kanji is (亡 of 亡くなった).
+            tail = next((edge for edge in edges if offset < edge == offset + len(text) - 1), None)
+            if tail is not None and not asked(tail, tail + 1) and not owner(tail):
+                kanji = folded[tail]
+                found.setdefault(
+                    kanji,
+                    Keyword(kanji, tail, None, tail, _verb_glosses(kanji, _ending_after(folded, tail + 1))),
+                )
     return tuple(found.values())
 
 

@@ -10,7 +10,7 @@ from index.asking.qualifiers import QUALIFIERS, Qualifier, qualifiers_asked, say
 from index.asking.question import Keyword
 from index.asking.weights import SaidText, words_of
 
-DEFAULT, MAXIMUM, MINIMUM, AVERAGE = QUALIFIERS
+DEFAULT, MAXIMUM, MINIMUM, AVERAGE, BIRTH, DEATH = QUALIFIERS
 QUAY = "wiki/entities/Max Quay.md"
 
 
@@ -28,6 +28,10 @@ QUAY = "wiki/entities/Max Quay.md"
         # a page the question names says Max: no maximum is asked
         ((Keyword("max", 0, name=QUAY), Keyword("quay", 4, name=QUAY)), ()),
         ((Keyword("timeout", 0),), ()),
+        ((Keyword("生", 0), Keyword("中島", 3)), (BIRTH,)),
+        ((Keyword("born", 0),), (BIRTH,)),
+        ((Keyword("亡", 0),), (DEATH,)),
+        ((Keyword("died", 0), Keyword("born", 5)), (BIRTH, DEATH)),
     ],
 )
 def test_the_values_a_question_asks_for(keywords: tuple[Keyword, ...], asked: tuple[Qualifier, ...]) -> None:
@@ -61,6 +65,16 @@ def test_the_values_a_question_asks_for(keywords: tuple[Keyword, ...], asked: tu
         (MINIMUM, "The build takes 30 min.", "", False),
         (AVERAGE, "平均 12 分で終わる。", "", True),
         (AVERAGE, "The mean payout is $500.", "", False),  # mean is also a verb: not read as average
+        (BIRTH, "1909年、東京に生まれる。", "", True),
+        (BIRTH, "フランシス・ベーコン(1561–1626)は1597年に出版した。", "", True),  # a life's span
+        (BIRTH, "1942年発表。", "", False),  # a year, of a book
+        (BIRTH, "山形浩生訳、2025。", "", False),  # 生 of a name is no birth
+        (BIRTH, "Price was born in 1881.", "", True),
+        (BIRTH, "He joined the club in 1947.", "Early life", False),
+        (DEATH, "He died in 2014.", "", True),
+        (DEATH, "1942年、33歳で亡くなった。", "", True),
+        (DEATH, "1942年発表。", "", False),
+        (DEATH, "The club was founded in 1862.", "Death and legacy", True),  # its heading says it
     ],
 )
 def test_a_sentence_says_the_value_asked(qualifier: Qualifier, text: str, heading: str, said: bool) -> None:

@@ -307,6 +307,21 @@ def test_the_weight_of_a_difference_is_no_keyword(question: str, words: set[str]
     assert {keyword.text for keyword in read_question(question, NameTable(), {}).keywords} == words
 
 
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        # the counter's edge cuts 年生 and 本調: the kanji left after it is a word of its own
+        ("中島敦って何年生まれ？", {"中島", "島敦", "生"}),
+        ("ログを何本調べた？", {"ログ", "調"}),
+        ("何歳で亡くなった？", {"亡"}),
+        # a run the edge does not cut is read as bigrams, as before
+        ("何年に発表された？", {"発表"}),
+    ],
+)
+def test_a_kanji_a_counter_leaves_is_a_keyword(question: str, words: set[str]) -> None:
+    assert {keyword.text for keyword in read_question(question, NameTable(), {}).keywords} == words
+
+
 @pytest.fixture(scope="module")
 def latin_names(tmp_path_factory: pytest.TempPathFactory) -> NameTable:
     root = tmp_path_factory.mktemp("latin")
