@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from index.asking.question import Keyword
 from index.asking.weights import SaidText
 
-
 _LIFESPAN = re.compile(r"[(（]\s*(?:c\.\s*)?\d{3,4}\s*[-–—〜~]\s*(?:c\.\s*)?\d{3,4}\s*[)）]")
 """A life as a span of years, in brackets after the name: (1561–1626), （1909〜1942）."""
 
