@@ -33,6 +33,7 @@ from index.asking.vocabulary import (
     expansion_asked,
     gloss,
     is_clitic,
+    is_stopword,
     relations_asked,
     says_a_change,
     shape_of,
@@ -235,7 +236,7 @@ def _terms(
         for t in tokens
         if (
             any(span.start <= t.start and t.end <= span.end for span in spans)
-            or (_is_content(t, folded) if t.cjk else t.text not in STOPWORDS)
+            or (_is_content(t, folded) if t.cjk else not is_stopword(t.text))
         )
         and (t.cjk or not is_clitic(folded, t.start, t.end))  # Price's: its s is no part of the name
         and not any(start < t.end and t.start < end for start, end in asking)
@@ -335,7 +336,7 @@ def _keywords(
         if word.isascii():
             if asked(start, match.end()):
                 continue
-            if not is_clitic(folded, start, match.end()) and (word not in STOPWORDS or owner(start)):
+            if not is_clitic(folded, start, match.end()) and (not is_stopword(word) or owner(start)):
                 text = singular(word)
                 found.setdefault(
                     text, Keyword(text, start, owner(start), start, () if owner(start) else renderings(text))

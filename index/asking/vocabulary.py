@@ -33,7 +33,7 @@ _STOPWORD_TEXT = """
     while who whoever whom whose why will with would yes yet you your
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-"""English function words: they say how a question asks, not what about."""
+"""English function words: they say how a question asks, not what about (`is_stopword`)."""
 _CLITICS = frozenset({"s", "t", "re", "ll", "ve", "d", "m"})
 _APOSTROPHES = "'\u2019"
 
@@ -461,6 +461,11 @@ question's words and the sentence's alike, so either spelling finds the other.""
 
 
 @lru_cache(maxsize=8192)
+def is_stopword(word: str) -> bool:
+    """A function word, also with the -s it takes (*lets* of "which section lets me …", *makes*)."""
+    return word in STOPWORDS or singular(word) in STOPWORDS
+
+
 def singular(word: str) -> str:
     """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay."""
     if not word.isascii() or len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "is")):

@@ -322,6 +322,12 @@ def test_a_kanji_a_counter_leaves_is_a_keyword(question: str, words: set[str]) -
     assert {keyword.text for keyword in read_question(question, NameTable(), {}).keywords} == words
 
 
+def test_a_function_word_with_its_s_is_no_keyword() -> None:
+    read = read_question("Which setting lets me delete them?", NameTable(), {})
+    assert {keyword.text for keyword in read.keywords} == {"setting", "delete"}
+    assert "lets" not in read.terms
+
+
 @pytest.fixture(scope="module")
 def latin_names(tmp_path_factory: pytest.TempPathFactory) -> NameTable:
     root = tmp_path_factory.mktemp("latin")
