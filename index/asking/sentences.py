@@ -172,6 +172,7 @@ class SentenceScorer:
         ]
         self._rare = max((weights[k.text] for k in self._asking), default=0.0) / 2
         self._qualifiers = qualifiers_asked(k for k in question.keywords if k.text not in self._proper)
+        self._titles = _titles_asked(question)
         self._headings: dict[str, SaidText] = {}
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -233,6 +234,10 @@ class SentenceScorer:
         # Latin name in a Japanese question, or over a Japanese sentence, is often written in
         # kana: Weyl → ワイル.)
         fits = fits and not (unnamed and is_latin(sentence.folded))
+        # A work the question names by its title (『ノヴム・オルガヌム』) that no page is called:
+        # a sentence whose own words, page and heading never say it tells of another work, and so
+        # does one its passage names it for that says none of the question's words itself.
+        fits = fits and all(self._says_title(sentence, words, title, said > 0) for title in self._titles)
         # A default, a maximum, an average asked is that value and no other: the sentence, its
         # key or its heading says which (the TTL's default, not how the TTL is checked).
         fits = fits and all(
@@ -304,6 +309,14 @@ class SentenceScorer:
         if path not in self._names_of:
             self.about(sentence, path)
         return not self._targets[sentence.path].isdisjoint(self._names_of[path])
+
+    def _says_title(
+        self, sentence: Sentence, words: frozenset[str], title: tuple[str, ...], says_words: bool
+    ) -> bool:
+        texts = [SaidText(sentence.folded, words), self._context_of(sentence), self._summary_of(sentence)]
+        if says_words:
+            texts.append(self._passage_of(sentence))
+        return any(text.has(form) for text in texts for form in title)
 
     def _context_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.section)
@@ -465,6 +478,28 @@ class SentenceScorer:
         """Both things compared (or the one named, or none) and a word that contrasts them."""
         about = [path for path in self.named if self.about(sentence, path)]
         return len(about) >= min(2, len(self.named)) and bool(_CONTRAST.search(sentence.folded))
+
+
+_TITLE = re.compile(r"『([^』]{2,60})』")
+
+
+def _titles_asked(question: Question) -> tuple[tuple[str, ...], ...]:
+    """The titles of works the question writes in 『』 that are no page's name, each as written and
+    in the English its words are glossed as (『ノヴム・オルガヌム』, *organum*)."""
+    titles = []
+    for match in _TITLE.finditer(question.folded):
+        start, end = match.span(1)
+        if any(span.start < end and start < span.end for span in question.names):
+            continue
+        glosses = {
+            gloss
+            for keyword in question.keywords
+            if start <= keyword.start < end
+            for gloss in keyword.glosses
+            if gloss.isascii()
+        }
+        titles.append((match.group(1), *sorted(glosses)))
+    return tuple(titles)
 
 
 def capitalised(text: str, start: int, keyword: str) -> bool:

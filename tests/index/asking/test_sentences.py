@@ -42,6 +42,11 @@ HARBOUR = {
         "嵐の夜の航海を疑似体験できる展示として「[[荒天ブリッジ]]」がある。\n",
     ),
     "wiki/entities/荒天ブリッジ.md": entity("荒天ブリッジ", body="潮見館の体験型の展示。"),
+    "wiki/entities/岬一郎.md": entity(
+        "岬一郎",
+        body="港の歴史家。\n\n## 著作\n\n岬一郎は1958年、『港の百年』を出版した。\n\n## 灯台\n\n"
+        "『灯台守の記録』では灯台守の暮らしを描いた。\n",
+    ),
     "wiki/sources/Harbour Notes 3.md": entity(
         "Harbour Notes 3: The Gull Wars",
         kind="source",
@@ -164,6 +169,23 @@ def test_a_page_linking_to_what_the_question_names_answers_about_it(wiki: Wiki) 
     without repeating its name."""
     answer = wiki.answer("In the Portwell rowing race, how are crews ranked?")
     assert answer.confident and answer.sentences[0].path == "wiki/entities/Harbour Cup.md"
+
+
+@pytest.mark.parametrize(
+    ("question", "answered"),
+    [
+        ("岬一郎の『港の百年』って何年に出版された？", True),
+        # the year said is of another work, and of no birth
+        ("岬一郎の『灯台守の記録』って何年に出版された？", False),
+        ("岬一郎って何年生まれ？", False),
+    ],
+)
+def test_a_year_answers_for_the_work_or_the_life_event_asked(
+    wiki: Wiki, question: str, answered: bool
+) -> None:
+    answer = wiki.answer(question)
+    assert answer.confident is answered
+    assert not answered or "1958" in answer.sentences[0].text
 
 
 def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> None:
