@@ -62,6 +62,11 @@ _CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 Spans = list[tuple[int, int]]
 
 
+def is_a_date(folded: str) -> bool:
+    """The folded text is a date and nothing else (``2026-05-31``, ``2026-08-03t07:46:56z``)."""
+    return _DATE.fullmatch(folded.strip()) is not None
+
+
 def find_quantities(folded: str, units: Sequence[str], dated: bool, priced: bool) -> tuple[bool, Spans]:
     """A number of the unit asked (``units``: its renderings, 何 file → 21 ファイル) in the folded
     sentence, and where; a Japanese counter (何人, 何本, 何時間) is a grammar prose uses its own way

@@ -32,7 +32,7 @@ from index.analysis import fold
 from index.asking.acronyms import expansion_spans
 from index.asking.kinds import instances, kind_named
 from index.asking.qualifiers import qualifiers_asked, says
-from index.asking.quantities import find_quantities
+from index.asking.quantities import find_quantities, is_a_date
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
 from index.asking.vocabulary import STOPWORDS, Shape, singular, stem
@@ -40,6 +40,7 @@ from index.asking.weights import SaidText, is_latin, words_of
 from index.catalog.graph import short_names
 from index.catalog.names import NameTable
 from index.model import Page
+from index.reading.format import PROPERTIES_HEADING
 
 ANSWERS_AT = 0.5
 """Coverage from which a fitting sentence is an answer: it says more of the question than it leaves out."""
@@ -256,6 +257,7 @@ class SentenceScorer:
             )
         ):
             fits = False
+        fits = fits and not self._dates_the_note(sentence)
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
@@ -365,6 +367,22 @@ class SentenceScorer:
         if shape is Shape.DIFFERENCE:
             return self._difference(sentence), []
         return True, []
+
+    def _dates_the_note(self, sentence: Sentence) -> bool:
+        """A frontmatter field whose value is a date (``date: 2026-05-31``, ``created: …``) tells
+        when the note was written or changed: it answers only a question that says its key (when
+        was the page created?), not any question that asks when (when is the log rotated?)."""
+        if sentence.section != PROPERTIES_HEADING:
+            return False
+        key, colon, value = sentence.folded.partition(":")
+        if not colon or not is_a_date(value):
+            return False
+        said = SaidText.of(key)
+        return not any(
+            said.has(text)
+            for keyword in self.question.keywords
+            for text in (keyword.said_as, *keyword.glosses)
+        )
 
     def _keyed(self, sentence: Sentence) -> bool:
         """A ``Key: value`` line (a table row read with its header, a frontmatter field) whose key

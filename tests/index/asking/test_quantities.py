@@ -9,7 +9,7 @@ import pytest
 
 from index.analysis import fold
 from index.asking.qualifiers import QUALIFIERS, says
-from index.asking.quantities import find_quantities
+from index.asking.quantities import find_quantities, is_a_date
 from index.asking.weights import SaidText, words_of
 
 
@@ -77,3 +77,18 @@ def test_a_hostile_sentence_is_read_in_linear_time(hostile: str) -> None:
     ):
         find_quantities(folded, units, dated, priced)
     assert time.process_time() - started < 2.0  # about 0.3 s here at most
+
+
+@pytest.mark.parametrize(
+    ("text", "dated"),
+    [
+        (" 2026-05-31", True),
+        ("2026-08-03t07:46:56z", True),
+        ("2026-08-07t18:40:00+09:00", True),
+        ("2026-05-31 (rotated daily)", False),
+        ("7 日", False),
+        ("v1beta2", False),
+    ],
+)
+def test_a_value_that_is_a_date_and_nothing_else(text: str, dated: bool) -> None:
+    assert is_a_date(text) is dated

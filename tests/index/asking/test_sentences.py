@@ -188,6 +188,22 @@ def test_a_year_answers_for_the_work_or_the_life_event_asked(
     assert not answered or "1958" in answer.sentences[0].text
 
 
+@pytest.mark.parametrize(
+    ("question", "answered"),
+    [
+        ("When was the Harbour Cup note created?", True),
+        ("潮見館のページはいつ作成された？", True),
+        # the note's own date (created: 2026-09-01) is not when anything it tells of happens
+        ("When is the Harbour Cup rowed?", False),
+        ("潮見館の展示はいつ入れ替えられる？", False),
+    ],
+)
+def test_a_note_date_answers_only_what_its_key_names(wiki: Wiki, question: str, answered: bool) -> None:
+    answer = wiki.answer(question)
+    assert answer.confident is answered
+    assert not answered or "2026-09-01" in answer.sentences[0].text
+
+
 def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> None:
     """*two* cats do not answer how many cranes: a word number counts only with its unit."""
     answer = wiki.answer("How many gantry cranes does Portwell run?")
