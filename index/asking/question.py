@@ -30,6 +30,7 @@ from index.asking.vocabulary import (
     STOPWORDS,
     Relation,
     Shape,
+    clipped_or_whole,
     expansion_asked,
     gloss,
     is_clitic,
@@ -422,8 +423,9 @@ _KATAKANA = re.compile(r"[\u30a0-\u30ff]+")
 def renderings(word: str) -> tuple[str, ...]:
     """How Japanese prose may say an English word of the question: a verb of the asking vocabulary
     as the table renders it (`index.asking.vocabulary.gloss`), any other word as the dictionary does
-    (`index.asking.bridge`)."""
-    return gloss(word) or japanese_for(word)
+    (`index.asking.bridge`); a clipped word also as it is spelt whole, and the other way round
+    (`index.asking.vocabulary.clipped_or_whole`)."""
+    return (*clipped_or_whole(word), *(gloss(word) or japanese_for(word)))
 
 
 def _is_word_char(char: str) -> bool:

@@ -233,6 +233,42 @@ def gloss(word: str) -> tuple[str, ...]:
     return ()
 
 
+_CLIPPINGS = (
+    ("repo", "repository"),
+    ("org", "organization"),
+    ("config", "configuration"),
+    ("info", "information"),
+    ("doc", "documentation"),
+    ("env", "environment"),
+    ("auth", "authentication"),
+    ("admin", "administrator"),
+    ("dir", "directory"),
+    ("app", "application"),
+    ("spec", "specification"),
+    ("param", "parameter"),
+    ("arg", "argument"),
+    ("var", "variable"),
+    ("lib", "library"),
+    ("pkg", "package"),
+    ("msg", "message"),
+    ("db", "database"),
+    ("perf", "performance"),
+    ("k8s", "kubernetes"),
+)
+"""English words as technical writing clips them, and whole: a question's *repos* are the
+*21 repositories* a page counts, its *config* the *Configuration API*. Not *min*, *sec* or *dev*,
+which clip more than one word."""
+
+
+def clipped_or_whole(word: str) -> tuple[str, ...]:
+    """The other spelling of a clipped word (``repo`` → ``repository``, ``configuration`` →
+    ``config``), singular, or none."""
+    pairs = ((short, whole) for short, whole in _CLIPPINGS)
+    return tuple(
+        other for short, whole in pairs for this, other in ((short, whole), (whole, short)) if word == this
+    )
+
+
 def says_a_change(word: str) -> bool:
     """The Japanese word is one of the verbs of change (`FEWER`, `MORE`)."""
     return word in FEWER or word in MORE

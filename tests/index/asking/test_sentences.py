@@ -42,6 +42,10 @@ HARBOUR = {
         "嵐の夜の航海を疑似体験できる展示として「[[荒天ブリッジ]]」がある。\n",
     ),
     "wiki/entities/荒天ブリッジ.md": entity("荒天ブリッジ", body="潮見館の体験型の展示。"),
+    "wiki/entities/Tide Archive.md": entity(
+        "Tide Archive",
+        body="The port's record office.\n\n## Holdings\n\nIt keeps 14 repositories of tide tables.\n",
+    ),
     "wiki/entities/岬一郎.md": entity(
         "岬一郎",
         body="港の歴史家。\n\n## 著作\n\n岬一郎は1958年、『港の百年』を出版した。\n\n## 灯台\n\n"
@@ -202,6 +206,11 @@ def test_a_note_date_answers_only_what_its_key_names(wiki: Wiki, question: str, 
     answer = wiki.answer(question)
     assert answer.confident is answered
     assert not answered or "2026-09-01" in answer.sentences[0].text
+
+
+def test_a_clipped_word_is_said_by_its_whole_spelling(wiki: Wiki) -> None:
+    answer = wiki.answer("How many repos does the Tide Archive keep?")
+    assert answer.confident and "14 repositories" in answer.sentences[0].text
 
 
 def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> None:

@@ -13,6 +13,7 @@ from index.asking.vocabulary import (
     Shape,
     asks,
     asks_about_upkeep,
+    clipped_or_whole,
     gloss,
     is_clitic,
     relations_asked,
@@ -378,3 +379,20 @@ def test_questions_that_ask_a_sum_of_money(question: str, priced: bool) -> None:
 )
 def test_questions_that_ask_a_proper_name(question: str, proper: bool) -> None:
     assert shape_of(fold(question)).proper is proper
+
+
+@pytest.mark.parametrize(
+    ("word", "others"),
+    [
+        ("repo", ("repository",)),
+        ("repository", ("repo",)),
+        ("config", ("configuration",)),
+        ("k8s", ("kubernetes",)),
+        # a clipping of more than one word is left alone (minutes or minimum, security or seconds)
+        ("min", ()),
+        ("sec", ()),
+        ("harbour", ()),
+    ],
+)
+def test_a_clipped_word_and_its_whole_spelling(word: str, others: tuple[str, ...]) -> None:
+    assert clipped_or_whole(word) == others
