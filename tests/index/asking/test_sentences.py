@@ -209,7 +209,7 @@ def test_a_note_date_answers_only_what_its_key_names(wiki: Wiki, question: str, 
 
 
 def test_a_clipped_word_is_said_by_its_whole_spelling(wiki: Wiki) -> None:
-    answer = wiki.answer("How many repos does the Tide Archive keep?")
+    answer = wiki.answer("How many repos of tide tables are kept?")
     assert answer.confident and "14 repositories" in answer.sentences[0].text
 
 
