@@ -18,9 +18,10 @@ from dataclasses import dataclass, replace
 from index.analysis import tokenize
 from index.asking.acronyms import expansion_spans
 from index.asking.inflections import inflections_held
+from index.asking.mentions import folded_names
 from index.asking.quantities import COUNTERS
 from index.asking.question import MAX_TERMS, Question, read_question
-from index.asking.sentences import Scored, SentenceScorer, folded_names
+from index.asking.sentences import Scored, SentenceScorer
 from index.asking.splitting import Sentence, split_sentences
 from index.asking.vocabulary import Shape
 from index.asking.weights import bigrams, keyword_weights, name_terms, name_weight

@@ -31,13 +31,13 @@ from functools import lru_cache
 from index.analysis import fold
 from index.asking.acronyms import expansion_spans
 from index.asking.kinds import instances, kind_named
+from index.asking.mentions import camel_parts, folded_names, mentions, merge, occurrences
 from index.asking.qualifiers import qualifiers_asked, says
 from index.asking.quantities import find_quantities, is_a_date
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
-from index.asking.vocabulary import STOPWORDS, Shape, singular, stem
+from index.asking.vocabulary import STOPWORDS, Shape, stem
 from index.asking.weights import SaidText, is_latin, words_of
-from index.catalog.graph import short_names
 from index.catalog.names import NameTable
 from index.model import Page
 from index.reading.format import PROPERTIES_HEADING
@@ -196,9 +196,9 @@ class SentenceScorer:
                 covered += weight
                 continue
             whole = keyword.said_as in sentence.folded
-            spans = _occurrences(keyword.text, sentence.folded, words, parts) if whole else []
+            spans = occurrences(keyword.text, sentence.folded, words, parts) if whole else []
             for rendering in keyword.glosses:
-                spans.extend(_occurrences(rendering, sentence.folded, words, parts))
+                spans.extend(occurrences(rendering, sentence.folded, words, parts))
             written = [] if spans else instances(self._kinds[keyword.text], sentence.folded)
             if spans or written or context.has(keyword.said_as):
                 covered += weight
@@ -261,7 +261,7 @@ class SentenceScorer:
         score = coverage if fits else coverage * UNFIT_FACTOR
         # Spans index the folded text; they fit the shown text when folding kept its length.
         aligned = len(sentence.folded) == len(sentence.text)
-        marks = _merge([*values, *terms, *found]) if aligned else ()
+        marks = merge([*values, *terms, *found]) if aligned else ()
         return Scored(
             sentence,
             coverage,
@@ -269,7 +269,7 @@ class SentenceScorer:
             about,
             score,
             said,
-            tuple(dict.fromkeys(sentence.folded[start:end] for start, end in _merge(terms))),
+            tuple(dict.fromkeys(sentence.folded[start:end] for start, end in merge(terms))),
             marks,
             linked,
         )
@@ -286,7 +286,7 @@ class SentenceScorer:
             return True
         if path not in self._names_of:
             self._names_of[path] = folded_names(self.pages[path]) if path in self.pages else ()
-        return any(_mentions(name, sentence.folded) for name in self._names_of[path])
+        return any(mentions(name, sentence.folded) for name in self._names_of[path])
 
     def in_passage(self, sentence: Sentence, path: str) -> bool:
         """The passage the sentence stands in names the page (…Henning met Price at Sudbury.
@@ -298,7 +298,7 @@ class SentenceScorer:
         context = self._context_of(sentence).folded
         names = self._names_of[path]
         passage = "" if table_row(sentence) else sentence.passage
-        return any(_mentions(name, passage) or _mentions(name, context) for name in names)
+        return any(mentions(name, passage) or mentions(name, context) for name in names)
 
     def links(self, sentence: Sentence, path: str) -> bool:
         """The sentence's page links to the page (see `Scored.linked`)."""
@@ -550,94 +550,11 @@ def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:
 _CONTENT = re.compile(r"[a-z0-9\u3040-\u30ff\u3400-\u9fff]")
 
 
-def folded_names(page: Page) -> tuple[str, ...]:
-    """Every name the page goes by, folded (a source also by its short names: ``MegaScale``)."""
-    names = (page.title, page.stem, *page.aliases, *(short_names(page) if page.type == "source" else ()))
-    return tuple(dict.fromkeys(fold(name).strip() for name in names if len(name.strip()) >= 2))
-
-
-def _mentions(name: str, folded: str) -> bool:
-    """``name`` stands in the text; a Latin name only as whole words (``ai`` is not in ``aiops``)."""
-    if not name.isascii():
-        return name in folded
-    return name in folded and _whole_word(name).search(folded) is not None
-
-
-@lru_cache(maxsize=4096)
-def _whole_word(name: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])")
-
-
-_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-_CAMEL_BOUNDARY = re.compile(r"[a-z][A-Z]")
-_SETTING_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*")
-"""camelCase, how settings and fields are written: lowerCamelCase (maxPayload), or UpperCamelCase of
-three parts or more (SingleClusterPreemptionTimeout, WaitForPodsReady: Go's settings and feature
-gates); a name of two (ByteDance, MegaScale) is the name it is, found whole."""
-_NAME_PARTS = 2
-"""Parts of an UpperCamelCase name (ByteDance): more make a setting (`_read_by_parts`)."""
-
-
-def _read_by_parts(parts: list[re.Match[str]]) -> bool:
-    """An UpperCamelCase identifier is a setting read by its parts when it has more than
-    `_NAME_PARTS` of them, each a word: one of two letters or in capitals (PyTorchJob, OpenAIClient,
-    BestEffortFIFO) makes it a product's or a kind's name, found whole."""
-    return len(parts) > _NAME_PARTS and all(len(p.group()) > 2 and not p.group().isupper() for p in parts)
-
-
-def camel_parts(text: str) -> tuple[tuple[int, int, str], ...]:
-    """The parts of the camelCase identifiers of a text (`_SETTING_WORD`), each with its span and folded
-    (``maxPayload`` → max, payload; ``bootstrapMaxChars`` → bootstrap, max, chars): a setting is
-    asked for in words (what max payload …)."""
-    if _CAMEL_BOUNDARY.search(text) is None:  # most sentences: one scan, no identifier
-        return ()
-    found: list[tuple[int, int, str]] = []
-    for word in _SETTING_WORD.finditer(text):
-        parts = list(_CAMEL_PART.finditer(word.group()))
-        if word.group()[0].isupper() and not _read_by_parts(parts):
-            continue
-        found.extend(
-            (word.start() + part.start(), word.start() + part.end(), singular(part.group().casefold()))
-            for part in parts
-        )
-    return tuple(found)
-
-
-def _occurrences(
-    text: str, folded: str, words: set[str], parts: tuple[tuple[int, int, str], ...] = ()
-) -> list[tuple[int, int]]:
-    """Where a keyword stands in a folded sentence: Latin words whole (plural or not) or a part of
-    a camelCase identifier (`camel_parts`), CJK anywhere."""
-    if text.isascii():
-        if text not in words and stem(text) not in words:
-            return []
-        stemmed = stem(text)
-        found = [m.span() for m in _LATIN.finditer(folded) if stem(m.group()) in (stemmed, text)]
-        return found + [(start, end) for start, end, part in parts if stem(part) in (stemmed, text)]
-    spans = []
-    at = folded.find(text)
-    while at >= 0:
-        spans.append((at, at + len(text)))
-        at = folded.find(text, at + 1)
-    return spans
-
-
 def _named_before(sentence: Sentence, start: int, end: int) -> tuple[int, int]:
     """A cue with the name written before it: ``High-speed Network チーム``, ``AIOps グループ``."""
     head = sentence.folded[:start].rstrip()
     name = _NAME_BEFORE.search(head)
     return (name.start() if name else start, end)
-
-
-def _merge(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """Overlapping or touching spans as one, in order."""
-    merged: list[list[int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return tuple((start, end) for start, end in merged)
 
 
 @lru_cache(maxsize=256)

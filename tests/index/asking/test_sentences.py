@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from index.analysis import fold
-from index.asking.sentences import camel_parts, capitalised
+from index.asking.mentions import camel_parts
+from index.asking.sentences import capitalised
 from index.wiki import Wiki
 from tests.vaults import entity, write_vault
 
