@@ -173,7 +173,7 @@ class SentenceScorer:
         ]
         self._rare = max((weights[k.text] for k in self._asking), default=0.0) / 2
         self._qualifiers = qualifiers_asked(k for k in question.keywords if k.text not in self._proper)
-        self._titles = _titles_asked(question)
+        self._specifics = (*_titles_asked(question), *_years_asked(question))
         self._headings: dict[str, SaidText] = {}
         self._subject_weight = subject_weight if subject and not question.named else 0.0
         # A follow-up about a page ("and how many GPUs?") is about it as much as a question that
@@ -235,10 +235,13 @@ class SentenceScorer:
         # Latin name in a Japanese question, or over a Japanese sentence, is often written in
         # kana: Weyl → ワイル.)
         fits = fits and not (unnamed and is_latin(sentence.folded))
-        # A work the question names by its title (『ノヴム・オルガヌム』) that no page is called:
-        # a sentence whose own words, page and heading never say it tells of another work, and so
-        # does one its passage names it for that says none of the question's words itself.
-        fits = fits and all(self._says_title(sentence, words, title, said > 0) for title in self._titles)
+        # A work the question names by its title (『ノヴム・オルガヌム』) that no page is called, or a
+        # year it asks in (who won in 2025?): a sentence whose own words, page and heading never say
+        # it tells of another work or time, and so does one its passage says it for that says none
+        # of the question's words itself.
+        fits = fits and all(
+            self._says_specific(sentence, words, forms, said > 0) for forms in self._specifics
+        )
         # A default, a maximum, an average asked is that value and no other: the sentence, its
         # key or its heading says which (the TTL's default, not how the TTL is checked).
         fits = fits and all(
@@ -312,13 +315,13 @@ class SentenceScorer:
             self.about(sentence, path)
         return not self._targets[sentence.path].isdisjoint(self._names_of[path])
 
-    def _says_title(
-        self, sentence: Sentence, words: frozenset[str], title: tuple[str, ...], says_words: bool
+    def _says_specific(
+        self, sentence: Sentence, words: frozenset[str], forms: tuple[str, ...], says_words: bool
     ) -> bool:
         texts = [SaidText(sentence.folded, words), self._context_of(sentence), self._summary_of(sentence)]
         if says_words:
             texts.append(self._passage_of(sentence))
-        return any(text.has(form) for text in texts for form in title)
+        return any(text.has(form) for text in texts for form in forms)
 
     def _context_of(self, sentence: Sentence) -> SaidText:
         key = (sentence.path, sentence.section)
@@ -499,6 +502,21 @@ class SentenceScorer:
 
 
 _TITLE = re.compile(r"『([^』]{2,60})』")
+
+
+_YEAR = re.compile(r"(?<![\d.,/-])(?:1[6-9]|20)\d\d(?![\d.,/-]\d)")
+
+
+def _years_asked(question: Question) -> tuple[tuple[str, ...], ...]:
+    """The years a question sets what it asks in (who won in 2025?, 1938 の報告書), outside the
+    names it says: a sentence of another year tells of another time."""
+    if question.dated:
+        return ()
+    return tuple(
+        (match.group(),)
+        for match in _YEAR.finditer(question.folded)
+        if not any(span.start <= match.start() < span.end for span in question.names)
+    )
 
 
 def _titles_asked(question: Question) -> tuple[tuple[str, ...], ...]:

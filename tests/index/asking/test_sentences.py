@@ -209,6 +209,20 @@ def test_a_note_date_answers_only_what_its_key_names(wiki: Wiki, question: str, 
     assert not answered or "2026-09-01" in answer.sentences[0].text
 
 
+@pytest.mark.parametrize(
+    ("question", "answered"),
+    [
+        ("What was rebuilt in 1890 at Portwell?", True),
+        ("岬一郎が1958年に出版した本は？", True),
+        # the year the question asks in is said nowhere near the sentence: it tells of another time
+        ("What was rebuilt in 1920 at Portwell?", False),
+        ("岬一郎が1960年に出版した本は？", False),
+    ],
+)
+def test_a_year_asked_in_is_said_by_the_answer(wiki: Wiki, question: str, answered: bool) -> None:
+    assert wiki.answer(question).confident is answered
+
+
 def test_a_clipped_word_is_said_by_its_whole_spelling(wiki: Wiki) -> None:
     answer = wiki.answer("How many repos of tide tables are kept?")
     assert answer.confident and "14 repositories" in answer.sentences[0].text
