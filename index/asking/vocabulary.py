@@ -104,6 +104,9 @@ _DEFINITION = re.compile(
 )
 """What a thing is: とは, って何, what is (what exactly is, what's, whats), the definition of; not
 what's wrong, new, up, left, next or going on (what's causing …), which ask what happens."""
+_CLAUSED = re.compile(r"[たるいだ](?:[一-龥ァ-ヶーa-z]+)(?:の[一-龥ァ-ヶーa-z]+)*(?:とは|って(?:何|なに))")
+"""A noun a verb's clause tells apart (刻ませた言葉って何?, 元ネタになった中国の古典って何?): the
+question asks which one, as an open question does, not what such a thing is."""
 _FRAMING = re.compile(
     r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
     r"|supposed\s+to|according\s+to(?:\s+(?:the|our)\s+(?:wiki|notes|docs))?|c[oa]me?\s+up\s+with"
@@ -407,6 +410,9 @@ def shape_of(folded: str) -> Shaped:
         )
     definition = _DEFINITION.search(folded)
     if definition and not _ATTRIBUTE.match(folded, definition.end()):
+        if _CLAUSED.search(folded, 0, definition.end()):
+            # 元ネタになった中国の古典って何?: which one the clause tells, not what a classic is.
+            return Shaped(Shape.OPEN, [*asking, definition.span()])
         return Shaped(Shape.DEFINITION, [*asking, definition.span()])
     return Shaped(Shape.OPEN, asking)
 

@@ -38,6 +38,9 @@ from index.asking.vocabulary import (
         ("Which team runs Minder in production?", Shape.NAME, None),
         ("異常検知とは?", Shape.DEFINITION, None),
         ("根本原因分析って何?", Shape.DEFINITION, None),
+        # a noun a clause tells apart asks which one, not what such a thing is
+        ("元ネタになった中国の古典って何?", Shape.OPEN, None),
+        ("メダルに刻ませた言葉って何?", Shape.OPEN, None),
         ("What is root cause analysis?", Shape.DEFINITION, None),
         ("Minder と ByteRobust の違いは?", Shape.DIFFERENCE, None),
         ("model tracking vs cache evaluation: what is the difference?", Shape.DIFFERENCE, None),
