@@ -40,11 +40,13 @@ not after a title)."""
 _UNBREAKABLE = re.compile(
     r"<[^<>\s][^<>\n]*>"
     r"|``[^\n]+?``|`[^`\n]+`"
-    r"|\b[a-z][a-z0-9+.\-]{0,31}://[^\s<>`「」『』（）【】、。，！？]*[^\s<>`「」『』（）【】、。，！？.,;:!?'\")\]]",
+    r"|\b[a-z][a-z0-9+.\-]{0,31}://[^\s<>`「」『』（）【】、。，！？]*[^\s<>`「」『』（）【】、。，！？.,;:!?'\")\]]"
+    r"|「[^「」\n]{1,80}」|『[^『』\n]{1,80}』|（[^（）\n]{1,80}）",
     re.IGNORECASE,
 )
 """What no sentence end may cut: ``<…>`` on one line (Slack's ``<!channel>``, ``<@U…>``,
-``<url|text>``; not ``a < b``), a code span, a URL (its trailing punctuation is the sentence's)."""
+``<url|text>``; not ``a < b``), a code span, a URL (its trailing punctuation is the sentence's), a
+short Japanese quote or aside (「私は何を知るか？」と刻ませた is one sentence)."""
 _NOT_PROSE = ("#", ">", "![[", "|", "```", "Navigation:", "**Figure", "(Figure")
 SUMMARY_CHARS = 240
 

@@ -45,6 +45,12 @@ def sentences(text: str) -> list[str]:
         ("See https://a.b/c?d=1. Next one.", ["See https://a.b/c?d=1.", "Next one."]),
         ("Is it https://a.b/c? Yes!", ["Is it https://a.b/c?", "Yes!"]),
         ("資料は https://a.b/c。次。", ["資料は https://a.b/c。", "次。"]),
+        # nor inside a short Japanese quote or aside: what is quoted is part of the sentence
+        (
+            "彼はメダルに「私は何を知るか？」と刻ませた。次。",
+            ["彼はメダルに「私は何を知るか？」と刻ませた。", "次。"],
+        ),
+        ("題は『終わり！』（初版は？）だった。次。", ["題は『終わり！』（初版は？）だった。", "次。"]),
         # a comparison, an unclosed < or a lone backtick protects nothing
         ("a < b! c > d", ["a < b!", "c > d"]),
         ("a <b! cd", ["a <b!", "cd"]),
