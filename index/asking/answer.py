@@ -25,7 +25,7 @@ from index.asking.parts import question_parts
 from index.asking.question import Keyword, Question, read_question
 from index.asking.search import Ranked, Retrieval, page_hit, retrieve, scorer_for, sentences_of
 from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer
-from index.asking.splitting import asks
+from index.asking.splitting import Sentence, asks, is_lead
 from index.asking.vocabulary import ALIASES, Relation, Shape, asks_about_upkeep
 from index.catalog.graph import Graph, page_ref
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
@@ -45,6 +45,12 @@ RELATED_TYPES = frozenset({"entity"})
 links to is a topic, not a relation (``which paper proposes …`` is not asking for its sources)."""
 MAX_TARGETS = 8
 """Targets of a relation checked against the question's other words (a person's 12 papers: the first 8)."""
+
+MAX_LINES = 4
+"""Lines of a list, table or code shown with the sentence that introduces them."""
+LINES_CHARS = 300
+"""The answer unit a lead and its lines make stays about this long (the first line always shown)."""
+LINE_JOIN = " / "
 
 UrlFor = Callable[[str], str | None]
 
@@ -111,7 +117,7 @@ def answer_question(
             pages, shown, weighed, confident = with_logs, [page, *shown][:ANSWER_PAGES], [page], True
     return Answer(
         question=question.text,
-        sentences=tuple(_sentence(scored, pages, url_for) for scored in chosen),
+        sentences=_shown(chosen, read, pages, url_for),
         confident=confident,
         subject=about[0] if about else None,
         passages=tuple(_passage(page, pages, url_for) for page in shown),
@@ -467,11 +473,59 @@ def _covers(scored: Scored, qualifiers: list[Keyword], scorer: SentenceScorer) -
 # -- values for the edges ------------------------------------------------------------------
 
 
-def _sentence(scored: Scored, pages: Mapping[str, Page], url_for: UrlFor) -> AnswerSentence:
+def _shown(
+    chosen: list[Scored], read: Mapping[str, _Read], pages: Mapping[str, Page], url_for: UrlFor
+) -> tuple[AnswerSentence, ...]:
+    """The answering sentences as shown: one that introduces a list, table or code (Company Brain
+    は3つの層を…構造化する:) with the first of its lines, which are what it says; a line shown so
+    is not shown again on its own."""
+    shown: list[AnswerSentence] = []
+    said: set[str] = set()
+    for scored in chosen:
+        sentence = scored.sentence
+        if sentence.folded in said:
+            continue
+        under = _lines_under(sentence, read.get(sentence.path))
+        lines = [line for line in under if line.folded not in said]
+        if under and not lines:
+            continue  # its lines are shown already
+        said.update(line.folded for line in lines)
+        said.add(sentence.folded)
+        shown.append(_sentence(scored, pages, url_for, lines))
+    return tuple(shown)
+
+
+def _lines_under(sentence: Sentence, page: _Read | None) -> list[Sentence]:
+    """The first lines a sentence introduces (those it is the lead of), within `LINES_CHARS`."""
+    if page is None or not is_lead(sentence):
+        return []
+    lines = sorted(
+        (
+            scored.sentence
+            for scored in page.best
+            if scored.sentence.ordinal == sentence.ordinal
+            and scored.sentence.index > sentence.index
+            and scored.sentence.lead == sentence.folded
+        ),
+        key=lambda line: line.index,
+    )
+    kept: list[Sentence] = []
+    length = len(sentence.text)
+    for line in lines[:MAX_LINES]:
+        length += len(line.text) + len(LINE_JOIN)
+        if length > LINES_CHARS and kept:
+            break
+        kept.append(line)
+    return kept
+
+
+def _sentence(
+    scored: Scored, pages: Mapping[str, Page], url_for: UrlFor, lines: Iterable[Sentence] = ()
+) -> AnswerSentence:
     sentence = scored.sentence
     page = pages[sentence.path]
     return AnswerSentence(
-        text=sentence.text,
+        text=LINE_JOIN.join([sentence.text, *(line.text for line in lines)]),
         path=page.path,
         title=page.title,
         section=sentence.section or None,

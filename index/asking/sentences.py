@@ -156,6 +156,7 @@ class SentenceScorer:
             if path in pages
         }
         self._context: dict[tuple[str, str], SaidText] = {}
+        self._leads: dict[str, SaidText] = {}
         self._targets: dict[str, frozenset[str]] = {}
         self._passages: dict[tuple[str, int], SaidText] = {}
         self._summaries: dict[str, SaidText] = {}
@@ -186,8 +187,9 @@ class SentenceScorer:
         words = words_of(sentence.folded)
         if parts:
             words = words | {word for _, _, word in parts}
-        covered = said = 0.0
+        covered = said = led = 0.0
         own = passage_only = unnamed = False
+        lead = self._lead_of(sentence) if sentence.lead else None
         terms: list[tuple[int, int]] = []
         found: list[tuple[int, int]] = []
         for keyword in self.question.keywords:
@@ -206,6 +208,8 @@ class SentenceScorer:
                 own = own or weight > 0
                 terms.extend(spans)
                 found.extend(written)  # an instance (GPL-3.0 of license) is what was asked, not an echo
+            elif lead is not None and any(lead.has(text) for text in (keyword.said_as, *keyword.glosses)):
+                led += weight
             elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
                 covered += weight * PASSAGE_SHARE
                 passage_only = passage_only or weight > 0
@@ -215,6 +219,13 @@ class SentenceScorer:
                     and keyword.text in self._proper
                     and not self._summary_of(sentence).has(keyword.said_as)
                 )
+        # The sentence that introduces a list, table or code (To reactivate:) says what its lines
+        # are about, as a heading does, for a line that says a word of the question itself; for
+        # any other, it is a word of the passage.
+        if led:
+            covered += led if said > 0 else led * PASSAGE_SHARE
+            own = own or said > 0
+            passage_only = passage_only or said == 0
         if self._subject_weight and self.subject and self.about(sentence, self.subject):
             covered += self._subject_weight
         coverage = covered / self._total if self._total > 0 else 0.0
@@ -330,6 +341,11 @@ class SentenceScorer:
             names = " ".join(folded_names(page)) if page else ""
             self._context[key] = SaidText.of(f"{names} {fold(sentence.section)}")
         return self._context[key]
+
+    def _lead_of(self, sentence: Sentence) -> SaidText:
+        if sentence.lead not in self._leads:
+            self._leads[sentence.lead] = SaidText.of(sentence.lead)
+        return self._leads[sentence.lead]
 
     def _heading_of(self, sentence: Sentence) -> SaidText:
         if sentence.section not in self._headings:

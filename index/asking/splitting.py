@@ -25,6 +25,9 @@ never inside ``<…>``, a code span or a URL (`split_outside`)."""
 _SENTENCE_END = re.compile(r"[。．！？.!?]\s*$")
 _FACT_LINE = re.compile(r"^[^:：]{1,60}[:：]\s*\S")
 """``Published: The History Press, 2009``, ``Setting: port · Default: 8000``: a fact stated whole."""
+_LEAD = re.compile(r"[:：]$")
+"""A sentence that introduces the lines after it (``… settings:``, ``手順は次のとおり：``): the list
+items, table rows and code lines up to the next prose sentence or heading are its lines."""
 _FACT_PART = re.compile(r"\s+·\s+")
 """The cells of a table row as read (``Setting: port · Default: 8000``)."""
 _COLON = re.compile(r"[:：]")
@@ -50,6 +53,10 @@ class Sentence:
     """The rank of its page in the retrieval (0 is first)."""
     passage: str = ""
     """The folded text of the whole passage it stands in."""
+    lead: str = ""
+    """The folded sentence that introduces the list, table or code it is a line of (``Use the job
+    label to propagate the limit:`` over ``kueue.x-k8s.io/max-exec-time-seconds: "3600"``): what it
+    is about, as a heading is."""
 
 
 def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: int) -> list[Sentence]:
@@ -57,20 +64,36 @@ def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: i
     found: list[Sentence] = []
     passage = fold(" ".join(text.split()))
     where = section
+    lead, lead_indent = "", -1
     for piece in split_outside(_SPLIT, strip_citations(text)):
         heading = _SUBHEADING.match(piece)
         if heading:
             # A heading inside the section says what the lines under it are about (### Lightning
             # talks over the talks): their section, not a sentence of its own.
             where = f"{section} › {heading.group(1).strip()}" if section else heading.group(1).strip()
+            lead = ""
             continue
         shown = " ".join(_BULLET.sub("", piece).split())
         if len(shown) < 2:
             continue
         if len(shown) > MAX_SENTENCE_CHARS:
             shown = shown[: MAX_SENTENCE_CHARS - 1].rstrip() + "…"
-        found.append(Sentence(shown, fold(shown), path, where, ordinal, len(found), rank, passage))
+        bullet = _BULLET.match(piece)
+        indent = len(piece) - len(piece.lstrip())
+        item = bool(bullet) or bool(_FACT_LINE.match(shown)) or not _SENTENCE_END.search(shown)
+        if (not item and not _LEAD.search(shown)) or (bullet and indent <= lead_indent):
+            # Prose again, or the next item of the list the lead is an item of (4. Use RE2: then
+            # its code, then 5. …): the lines the lead introduced are over.
+            lead = ""
+        found.append(Sentence(shown, fold(shown), path, where, ordinal, len(found), rank, passage, lead))
+        if _LEAD.search(shown):
+            lead, lead_indent = fold(shown), indent if bullet else -1
     return found
+
+
+def is_lead(sentence: Sentence) -> bool:
+    """The sentence introduces the lines after it (ends in a colon)."""
+    return bool(_LEAD.search(sentence.text))
 
 
 def table_row(sentence: Sentence) -> bool:

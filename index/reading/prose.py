@@ -19,6 +19,8 @@ _NUMBERED_CITATION = re.compile(r"[ \t]*(?<![\[\]^\\])\[\^?(?!0)\d+(?:\s*[,–-]
 backticks are gone by the time citations are stripped): references count from 1 and stand alone."""
 _SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：][^()（）]*[)）]")
 _MARKUP = re.compile(r"\*\*|__|`")
+_FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^`\n]*$", re.MULTILINE)
+"""A code fence's line, with its language (```bash): the code is text, the fence is not."""
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
 CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
@@ -84,7 +86,7 @@ def plain_text(markdown: str) -> str:
         return prose_label(match.group(2).strip(), (match.group(3) or "").strip() or None)
 
     text = WIKILINK.sub(label, markdown.replace("\\|", "|"))
-    text = _QUOTE.sub("", _CALLOUT_MARK.sub("", text))
+    text = _QUOTE.sub("", _CALLOUT_MARK.sub("", _FENCE.sub("", text)))
     return _MARKUP.sub("", table_rows(text))
 
 

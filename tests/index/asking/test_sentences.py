@@ -70,6 +70,16 @@ HARBOUR = {
             "Gull Radio masts stand at least 12 metres above the quay; a mast is rarely taller.\n"
         ),
     ),
+    "wiki/concepts/Crane Log.md": entity(
+        "Crane Log",
+        kind="concept",
+        body=(
+            "How crane work is recorded.\n\n## Restarting\n\nAfter a stall, to restart it:\n\n"
+            "```bash\ncranectl resume --log east\n```\n\nIt is rarely needed.\n\n## Shifts\n\n"
+            "The log keeps three shift records:\n\n- Dawn: opens the quay\n- Noon: loads the boats\n"
+            "- Night: locks the gates\n"
+        ),
+    ),
     "wiki/concepts/Relay Limits.md": entity(
         "Relay Limits",
         kind="concept",
@@ -226,6 +236,19 @@ def test_a_year_asked_in_is_said_by_the_answer(wiki: Wiki, question: str, answer
 def test_a_clipped_word_is_said_by_its_whole_spelling(wiki: Wiki) -> None:
     answer = wiki.answer("How many repos of tide tables are kept?")
     assert answer.confident and "14 repositories" in answer.sentences[0].text
+
+
+def test_a_line_of_code_answers_under_the_sentence_that_introduces_it(wiki: Wiki) -> None:
+    answer = wiki.answer("Which command restarts a stalled crane log?")
+    assert answer.confident and "cranectl resume --log east" in answer.sentences[0].text
+
+
+def test_a_sentence_that_introduces_a_list_is_shown_with_its_items(wiki: Wiki) -> None:
+    answer = wiki.answer("What shift records does the crane log keep?")
+    assert answer.confident
+    assert answer.sentences[0].text == (
+        "The log keeps three shift records: / Dawn: opens the quay / Noon: loads the boats / Night: locks the gates"
+    )
 
 
 def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> None:

@@ -15,6 +15,37 @@ def sentences(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
+    ("text", "leads"),
+    [
+        # the lines a sentence ending in a colon introduces stand under it, up to the next prose
+        (
+            "To restart:\ncranectl resume\nIt is rare.",
+            [("To restart:", ""), ("cranectl resume", "to restart:"), ("It is rare.", "")],
+        ),
+        (
+            "設定は次のとおり：\n- port: 8080\n- host: a\n以上。",
+            [
+                ("設定は次のとおり：", ""),
+                ("port: 8080", "設定は次のとおり:"),
+                ("host: a", "設定は次のとおり:"),
+                ("以上。", ""),
+            ],
+        ),
+        # a list item that introduces code leads its code, not the next item
+        (
+            "1. Use RE2:\n   const r = 1\n2. Limit input.",
+            [("Use RE2:", ""), ("const r = 1", "use re2:"), ("Limit input.", "")],
+        ),
+        # a heading ends them too
+        ("Keys:\n### Other\n- a: 1", [("Keys:", ""), ("a: 1", "")]),
+    ],
+)
+def test_the_lines_a_sentence_introduces(text: str, leads: list[tuple[str, str]]) -> None:
+    found = split_sentences(text, path="wiki/x.md", section="", ordinal=0, rank=0)
+    assert [(s.text, s.lead) for s in found] == leads
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         # a sentence ends at 。！？!? and at a full stop before a capital

@@ -18,6 +18,7 @@ from index.reading.prose import blurb_text, link_label, plain_text, prose_label,
         ("| [[Minder\\|マインダー]] |", "| マインダー |"),
         ("> [!abstract] 概要(訳)\n> 本文。", "概要(訳)\n本文。"),
         ("- 一\n- `code` と __強調__", "- 一\n- code と 強調"),
+        ("Run:\n```bash\nmake test\n```\nDone.", "Run:\n\nmake test\n\nDone."),
     ],
 )
 def test_plain_text(markdown: str, text: str) -> None:
