@@ -247,7 +247,8 @@ def test_a_sentence_that_introduces_a_list_is_shown_with_its_items(wiki: Wiki) -
     answer = wiki.answer("What shift records does the crane log keep?")
     assert answer.confident
     assert answer.sentences[0].text == (
-        "The log keeps three shift records: / Dawn: opens the quay / Noon: loads the boats / Night: locks the gates"
+        "The log keeps three shift records: / Dawn: opens the quay / Noon: loads the boats"
+        " / Night: locks the gates"
     )
 
 
