@@ -79,7 +79,8 @@ _NUMBER = re.compile(
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
     r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)"
-    r"|\b(?:what|which)\s+(?=(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity|threshold)s?\b)".replace(
+    r"|\b(?:what|which)\s+(?=(?:[a-z]+\s+)?(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity"
+    r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance)s?\b)".replace(
         "{stop}", "|".join(sorted(STOPWORDS))
     )
 )
@@ -89,7 +90,8 @@ measure (how many production files still had …: production files; how many pag
 the last is taken for the noun, which a present-tense verb after a one-word noun may not be; a
 function word right after it is no unit (how many did the SPR say …). A measure asked with
 *what* (what's the average payout, the maximum size) is a number too, and so is a measure asked
-with *which* or *what* (which port, what temperature drop); the measure stays a keyword."""
+with *which* or *what* (which port, what temperature drop, what screen width); the measure stays a
+keyword."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"

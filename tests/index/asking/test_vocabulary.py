@@ -31,6 +31,9 @@ from index.asking.vocabulary import (
         ("MegaScale は Megatron-LM の何倍速い?", Shape.NUMBER, "倍"),
         ("Mycroft は何ヶ月運用された?", Shape.NUMBER, "ヶ月"),
         ("How many GPUs does ByteRobust run on?", Shape.NUMBER, "gpu"),
+        # a measure asked with what or which, after a word of its own too, is a number
+        ("Below what screen width does the sidebar collapse?", Shape.NUMBER, None),
+        ("Which team runs the sidebar?", Shape.NAME, None),
         ("how much did CCL-D shorten diagnosis?", Shape.NUMBER, None),
         ("Minder を開発したのはどこ?", Shape.NAME, None),
         ("誰が CCL-D の最終著者?", Shape.NAME, None),
