@@ -239,8 +239,10 @@ def test_a_clipped_word_is_said_by_its_whole_spelling(wiki: Wiki) -> None:
 
 
 def test_a_line_of_code_answers_under_the_sentence_that_introduces_it(wiki: Wiki) -> None:
-    answer = wiki.answer("Which command restarts a stalled crane log?")
-    assert answer.confident and "cranectl resume --log east" in answer.sentences[0].text
+    """The line says what was asked (cranectl); its lead says the rest (restart, stall): it answers
+    first, before the lead itself."""
+    answer = wiki.answer("Which cranectl command restarts it after a stall?")
+    assert answer.confident and answer.sentences[0].text == "cranectl resume --log east"
 
 
 def test_a_sentence_that_introduces_a_list_is_shown_with_its_items(wiki: Wiki) -> None:
