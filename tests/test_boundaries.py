@@ -115,7 +115,7 @@ def test_whoosh_lives_in_the_store() -> None:
         for name, path in MODULES.items()
         if any(inside(imported, "whoosh") for imported in imported_modules(path))
     )
-    assert users == ["index.store.engine", "index.store.scoring"]
+    assert users == ["index.store.building", "index.store.engine", "index.store.scoring"]
 
 
 def test_only_the_generations_open_the_engine() -> None:

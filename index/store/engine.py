@@ -1,20 +1,18 @@
-"""The search engine behind the full-text store: every whoosh call of the project lives here and in
-`index.store.scoring` (how a plan's passages are scored).
+"""The search engine behind the full-text store: every whoosh call of the project lives here, in
+`index.store.scoring` (how a plan's passages are scored) and in `index.store.building` (a build's writers).
 
 Pages are indexed as chunks (a section, or a part of a long one) so that a hit carries its best
 passage. Callers hand in the plain values of `index.store.values` (a `Chunk`, a `QueryPlan`) and
 get plain `ChunkMatch` values back; no whoosh object leaves this module, so another engine can
 replace it behind `index.store.values.PassageStore`.
 
-The index's schema is pickled into its files by reference (`CJKTokenizer`, `_Frequencies` and
-`_Positions` as ``index.store.engine.…``): an index whose classes cannot be found under those
+The index's schema is pickled into its files by reference (`CJKTokenizer`, `_Text`, `_Frequencies`
+and `_Positions` as ``index.store.engine.…``): an index whose classes cannot be found under those
 names is unreadable, and rebuilt.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -26,17 +24,14 @@ from typing import Any
 from whoosh import scoring
 from whoosh.analysis import Token as WhooshToken
 from whoosh.analysis import Tokenizer
-from whoosh.codec.whoosh3 import W3Codec
 from whoosh.compat import dumps
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.formats import Format, Frequency, Positions
-from whoosh.multiproc import MpWriter, SubWriterTask
 from whoosh.system import pack_uint
-from whoosh.writing import SegmentWriter
 
 from index.analysis import token_positions, token_spans
-from index.store.postings import TermPool
+from index.store.building import BuildWriter, SpawningWriter
 from index.store.scoring import BM25_B, BM25_K1, TERM_FIELDS, Lengths, finding_query, rescored, scored
 from index.store.values import Chunk, ChunkMatch, QueryPlan
 
@@ -51,10 +46,6 @@ merging the runs holds at the end (`index.store.postings.TermPool`; an update's 
 whoosh does)."""
 APART_POOL_MB = 8
 """The pool of the writer of the passages searched apart: a log is a few hundred of them."""
-QUEUED_JOBS = 1000
-"""Batches of 100 passages the building process may hand on before the writer processes take
-them. A batch waits in a file, not in memory: the building process never stops for the writers,
-and while it links the pages (at 100,000 pages, a long step of its own) they have work."""
 APART = "apart"
 """The searcher of the passages searched apart (`APART_INDEX_NAME`), among a thread's searchers."""
 RESCORED = 4
@@ -107,24 +98,45 @@ class _Frequencies(Frequency):
     """whoosh's Frequency format, counting `token_positions` directly: a whoosh Token for each
     token, through the analyzer's generator chain, was about a twelfth of a build."""
 
+    def postings(self, value: str) -> list[tuple[bytes, int, float, bytes]]:
+        """What `word_values` gives, each word encoded (what `_Text.index` gives a writer)."""
+        boost = self.field_boost
+        return [
+            (word.encode(), len(found), len(found) * boost, pack_uint(len(found)))
+            for word, found in token_positions(value).items()
+        ]
+
     def word_values(self, value, analyzer, **kwargs):
-        for word, found in token_positions(value).items():
-            count = len(found)
-            yield (word, count, count * self.field_boost, pack_uint(count))
+        return [(word.decode(), *rest) for word, *rest in self.postings(value)]
 
 
 class _Positions(Positions):
     """whoosh's Positions format, reading `token_positions` directly (see `_Frequencies`), each
     word's positions encoded as whoosh's `Positions.encode` does (their count, the pickled gaps)."""
 
-    def word_values(self, value, analyzer, **kwargs):
+    def postings(self, value: str) -> list[tuple[bytes, int, float, bytes]]:
+        """What `word_values` gives, each word encoded (what `_Text.index` gives a writer)."""
         boost = self.field_boost
+        found_words = []
         for word, found in token_positions(value).items():
             if len(found) == 1:  # most words of a passage: their encoding is kept
-                yield (word, 1, boost, _one_position(found[0]))
+                found_words.append((word.encode(), 1, boost, _one_position(found[0])))
                 continue
             gaps = [found[0], *(later - earlier for earlier, later in pairwise(found))]
-            yield (word, len(found), len(found) * boost, pack_uint(len(found)) + dumps(gaps, 2))
+            count = len(found)
+            found_words.append((word.encode(), count, count * boost, pack_uint(count) + dumps(gaps, 2)))
+        return found_words
+
+    def word_values(self, value, analyzer, **kwargs):
+        return [(word.decode(), *rest) for word, *rest in self.postings(value)]
+
+
+class _Text(TEXT):
+    """whoosh's TEXT field, indexed through its format's ``postings``: whoosh's `TEXT.index` is a
+    generator over the format's generator, a posting at a time, millions of times a build."""
+
+    def index(self, value, **kwargs):
+        return self.format.postings(value)
 
 
 @lru_cache(maxsize=4096)
@@ -133,7 +145,7 @@ def _one_position(position: int) -> bytes:
 
 
 def _text(format_: Format) -> TEXT:
-    field = TEXT(analyzer=CJKTokenizer(), field_boost=format_.field_boost)
+    field = _Text(analyzer=CJKTokenizer(), field_boost=format_.field_boost)
     field.format = format_
     return field
 
@@ -191,8 +203,7 @@ class SearchStore:
         if self._index is None or self._apart is None:
             raise RuntimeError("store is not open")
         if workers > 1:
-            subargs = {"limitmb": POOL_MB, "codec": _build_codec()}
-            writer = _SpawningWriter(self._index, procs=workers, subargs=subargs)
+            writer = SpawningWriter(self._index, procs=workers, subargs={"limitmb": POOL_MB})
         else:
             writer = self._index.writer(limitmb=POOL_MB)
         batch = StoreBatch(writer, self._apart)
@@ -296,108 +307,6 @@ class SearchStore:
         return searcher
 
 
-def _build_codec() -> W3Codec:
-    """whoosh's codec without the shortest and longest field length of each block of postings:
-    writing them looks up the length of every posting's passage, a seek and a read apiece, about
-    a tenth of a build. Only whoosh's own matchers use them, to skip blocks (`_scored` reads the
-    lengths itself), and an update's segments still have them."""
-    codec = W3Codec()
-    codec.length_stats = False
-    return codec
-
-
-class WriterFailed(RuntimeError):
-    """A process writing the index stopped before it finished: the build is not committed."""
-
-
-class _SpawnedSubWriter(SubWriterTask):
-    """whoosh's sub-writer process, started in a fresh interpreter rather than forked (a fork would
-    carry, and count again, everything the building process holds), writing its own segment with a
-    `index.store.postings.TermPool`."""
-
-    @staticmethod
-    def _Popen(process_obj):
-        return multiprocessing.get_context("spawn").Process._Popen(process_obj)
-
-    def run(self) -> None:
-        """whoosh's loop for a writer of its own segment (``multisegment``), with the pool replaced.
-        whoosh's check of a cancelled flag is left out: the flag is only ever set on the building
-        process's copy, and `_SpawningWriter.cancel` stops the process instead."""
-        index = self.storage.open_index(self.indexname)
-        writer = self.writer = SegmentWriter(index, _lk=False, **self.kwargs)
-        writer.pool = TermPool(Path(writer.temp_storage().folder), self.kwargs["limitmb"])
-        while (job := self.jobqueue.get()) is not None:
-            self._process_file(*job)
-        self.resultqueue.put((None, writer.pool.fieldnames, writer._finalize_segment()), timeout=5)
-
-
-class _SpawningWriter(MpWriter):
-    """whoosh's multi-process writer with `_SpawnedSubWriter` processes (and queues they can share),
-    each writing its own segment, that fails when one of them does. whoosh's commit takes what the
-    writers that finished wrote: a writer that died took its passages with it, silently."""
-
-    def __init__(self, ix, **kwargs) -> None:
-        super().__init__(ix, multisegment=True, **kwargs)
-        spawn = multiprocessing.get_context("spawn")
-        self.jobqueue = spawn.Queue(QUEUED_JOBS)
-        self.resultqueue = spawn.Queue()
-
-    def add_document(self, **fields) -> None:
-        super().add_document(**fields)
-        if not self.docbuffer:  # a batch was just handed on: are the writers still there?
-            self._check_writers()
-
-    def cancel(self) -> None:
-        """Stop the writer processes too (whoosh only marks its own copies of them as cancelled,
-        and they would wait for work forever)."""
-        for task in self.tasks:
-            task.terminate()
-        for task in self.tasks:
-            task.join()
-        self.tasks = []
-        super().cancel()
-
-    def _commit(self, mergetype, optimize, merge) -> None:
-        """whoosh's commit of writers of their own segments, taking a result from every writer
-        (before joining them, so that none waits to hand its result over)."""
-        if self.docbuffer:
-            self._enqueue()
-        for _ in self.tasks:
-            self.jobqueue.put(None)
-        segments = self._merge_segments(mergetype, optimize, merge)
-        segments += [self._result() for _ in self.tasks]
-        for task in self.tasks:
-            task.join()
-        self._check_writers()
-        if self._added:
-            segments.append(self._finalize_segment())
-        else:
-            self._close_segment()
-        self._commit_toc(segments)
-        self._finish()
-
-    def _result(self):
-        while True:
-            try:
-                _, _, segment = self.resultqueue.get(timeout=1)
-                return segment
-            except queue.Empty:
-                self._check_writers()
-
-    def _check_writers(self) -> None:
-        failed = [task.exitcode for task in self.tasks if task.exitcode not in (None, 0)]
-        if failed:
-            raise WriterFailed(f"an index writer process stopped (exit code {failed[0]})")
-
-    def _new_task(self) -> SubWriterTask:
-        task = _SpawnedSubWriter(
-            self.storage, self.indexname, self.jobqueue, self.resultqueue, self.subargs, self.multisegment
-        )
-        self.tasks.append(task)
-        task.start()
-        return task
-
-
 class StoreBatch:
     """Deletions and additions: a knowledge page's passages to the store's index, the passages of
     pages searched apart to the index beside it (kept until the commit writes them)."""
@@ -435,9 +344,8 @@ class StoreBatch:
         if self._apart_writer is None:
             if self._apart_held:
                 self._apart_writer = self._apart.writer(limitmb=APART_POOL_MB)
-            else:  # only adds, in order, to an empty index: a build writer's pool and codec
-                writer = self._apart_writer = self._apart.writer(limitmb=APART_POOL_MB, codec=_build_codec())
-                writer.pool = TermPool(Path(writer.temp_storage().folder), APART_POOL_MB)
+            else:  # only adds, in order, to an empty index
+                self._apart_writer = BuildWriter(self._apart, limitmb=APART_POOL_MB)
         return self._apart_writer
 
     def commit_apart(self) -> None:

@@ -4,8 +4,8 @@ whoosh's own pool holds each posting as a tuple with its term, sorts them, pickl
 time into runs on disk and merges the runs posting by posting: about two fifths of a build
 writer's time. A build writer only adds passages, numbered in the order it adds them, so a term's
 postings already come in order. `TermPool` sorts only the terms, and writes runs and reads them
-back in parts. It knows nothing of whoosh but the shape of a posting: `index.store.engine` hands it to
-the writer processes.
+back in parts. It knows nothing of whoosh but the shape of a posting: `index.store.building`'s
+writers keep their postings in it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 _TermKey = tuple[str, bytes]
-_Posting = tuple[int, float, bytes | None]
+_Posting = tuple[int, float, bytes]
 _TERM_BYTES = 200
 """What a new term costs `TermPool` in memory besides its text: key tuple, list, dict slot."""
 _POSTING_BYTES = 130
@@ -44,20 +44,29 @@ class TermPool:
         self._size = 0
         self._runs: list[Path] = []
 
-    def add(self, item: tuple[str, bytes, int, float, bytes | None]) -> None:
-        fieldname, text, docnum, weight, value = item
-        postings = self._terms.get((fieldname, text))
-        if postings is None:
-            postings = self._terms[(fieldname, text)] = []
-            self.fieldnames.add(fieldname)
-            self._size += _TERM_BYTES + len(text)
-        postings.append((docnum, weight, value))
-        self._size += _POSTING_BYTES + (len(value) if value else 0)
+    def add_field(self, fieldname: str, docnum: int, words: Iterable[tuple[bytes, int, float, bytes]]) -> int:
+        """One field's postings of a passage, from its words (text, frequency, weight, value), all
+        at once; returns how many tokens the words stand for (the field's length)."""
+        terms = self._terms
+        size = 0
+        length = 0
+        for text, frequency, weight, value in words:
+            postings = terms.get((fieldname, text))
+            if postings is None:
+                postings = terms[(fieldname, text)] = []
+                size += _TERM_BYTES + len(text)
+            postings.append((docnum, weight, value))
+            size += _POSTING_BYTES + len(value)
+            length += frequency
+        self.fieldnames.add(fieldname)
+        self._size += size
         if self._size > self._limit:
             self._spill()
+        return length
 
-    def iter_postings(self) -> Iterator[tuple[str, bytes, int, float, bytes | None]]:
-        """Every posting, by field, term and passage (as whoosh's field writer takes them)."""
+    def iter_terms(self) -> Iterator[tuple[str, bytes, list[_Posting]]]:
+        """Every term with its postings (passage, weight, value), by field and term, each term's
+        postings by passage (as whoosh's field writer takes them)."""
         if self._runs:
             self._spill()
             while len(self._runs) > self._open_runs:  # groups of consecutive runs: order is kept
@@ -70,9 +79,17 @@ class TermPool:
             terms: Iterable[tuple[_TermKey, list[_Posting]]] = self._merged(self._runs)
         else:
             terms = sorted(self._terms.items(), key=_term_key)
-        for (fieldname, text), postings in terms:  # a term in several runs: earlier runs first
-            for docnum, weight, value in postings:
-                yield fieldname, text, docnum, weight, value
+        previous: _TermKey | None = None
+        held: list[_Posting] = []
+        for key, postings in terms:  # a term in several runs: earlier runs first, joined
+            if key != previous:
+                if previous is not None:
+                    yield previous[0], previous[1], held
+                previous, held = key, postings
+            else:
+                held.extend(postings)
+        if previous is not None:
+            yield previous[0], previous[1], held
 
     def cleanup(self) -> None:
         for run in self._runs:

@@ -221,7 +221,7 @@ def test_a_build_whose_writer_process_fails_is_not_published(
     write_vault(vault, {f"wiki/entities/More {n:03d}.md": entity(f"More {n:03d}") for n in range(150)})
     monkeypatch.setattr(index.indexer, "PARALLEL_FROM_PAGES", 1)
     monkeypatch.setattr(index.store.engine, "POOL_MB", None)  # the writer processes cannot start their pools
-    with pytest.raises(index.store.engine.WriterFailed):
+    with pytest.raises(index.store.building.WriterFailed):
         wiki.update(rebuild=True, workers=2)
     assert wiki.lookup("ByteDance").match is not None and wiki.lookup("More 001").match is None
     monkeypatch.undo()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from itertools import groupby
 from pathlib import Path
 
 import pytest
 
 from index.store.postings import TermPool
 
-Posting = tuple[str, bytes, int, float, bytes | None]
+Posting = tuple[str, bytes, int, float, bytes]
 
 
 def postings(seed: int, documents: int) -> list[Posting]:
@@ -19,7 +20,7 @@ def postings(seed: int, documents: int) -> list[Posting]:
     for docnum in range(documents):
         for field in ("body", "title"):
             for word in rng.sample(range(60), rng.randint(0, 12)):
-                value = rng.randbytes(rng.randint(0, 6)) if field == "body" else None
+                value = rng.randbytes(rng.randint(0, 6)) if field == "body" else b""
                 added.append((field, f"w{word:02d}".encode(), docnum, float(rng.randint(1, 4)), value))
     return added
 
@@ -38,9 +39,13 @@ def test_the_pool_gives_every_posting_back_by_field_term_and_passage(
 ) -> None:
     added = postings(seed=7, documents=300)
     pool = TermPool(tmp_path, limit_mb, open_runs=open_runs)
-    for posting in added:
-        pool.add(posting)
-    assert list(pool.iter_postings()) == sorted(added, key=lambda posting: posting[:3])
+    for (docnum, field), words in groupby(added, key=lambda posting: (posting[2], posting[0])):
+        given = [(text, 2, weight, value) for _, text, _, weight, value in words]
+        assert pool.add_field(field, docnum, given) == 2 * len(given)
+    terms = list(pool.iter_terms())
+    assert len({(field, text) for field, text, _ in terms}) == len(terms)  # a term once, however many runs
+    back = [(field, text, *posting) for field, text, postings in terms for posting in postings]
+    assert back == sorted(added, key=lambda posting: posting[:3])
     assert pool.fieldnames == {"body", "title"}
     pool.cleanup()
     assert list(tmp_path.iterdir()) == []
