@@ -28,7 +28,7 @@ them. A batch waits in a file, not in memory: the building process never stops f
 and while it links the pages (at 100,000 pages, a long step of its own) they have work."""
 
 
-def build_codec() -> W3Codec:
+def _build_codec() -> W3Codec:
     """whoosh's codec without the shortest and longest field length of each block of postings:
     writing them looks up the length of every posting's passage, a seek and a read apiece, about
     a tenth of a build. Only whoosh's own matchers use them, to skip blocks (`_scored` reads the
@@ -131,12 +131,12 @@ class SpawningWriter(MpWriter):
 
 class BuildWriter(SegmentWriter):
     """whoosh's segment writer for passages only added, in order, to a segment of its own, with
-    `build_codec`: each field's postings go to a `TermPool` at once, and come back term by term.
+    `_build_codec`: each field's postings go to a `TermPool` at once, and come back term by term.
     What whoosh's writer does besides (boosts given with a passage, spelling words, term vectors)
     the index's schema does not use, and a schema that uses them is refused."""
 
     def __init__(self, ix, *, limitmb: float, **kwargs: Any) -> None:
-        super().__init__(ix, limitmb=limitmb, codec=build_codec(), **kwargs)
+        super().__init__(ix, limitmb=limitmb, codec=_build_codec(), **kwargs)
         unsupported = [
             name for name, field in self.schema.items() if field.vector or field.separate_spelling()
         ]
@@ -171,7 +171,7 @@ class BuildWriter(SegmentWriter):
 
 def _write_terms(fieldwriter, schema, terms: Iterable[tuple[str, bytes, list]]) -> None:
     """Each term's postings to whoosh's field writer, field by field (as `FieldWriter.add_postings`
-    does for postings one by one; the lengths it would look up `build_codec` does not keep)."""
+    does for postings one by one; the lengths it would look up `_build_codec` does not keep)."""
     current = None
     for fieldname, text, postings in terms:
         if fieldname != current:
