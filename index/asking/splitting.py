@@ -81,12 +81,13 @@ def split_sentences(text: str, *, path: str, section: str, ordinal: int, rank: i
         bullet = _BULLET.match(piece)
         indent = len(piece) - len(piece.lstrip())
         item = bool(bullet) or bool(_FACT_LINE.match(shown)) or not _SENTENCE_END.search(shown)
-        if (not item and not _LEAD.search(shown)) or (bullet and indent <= lead_indent):
+        leads = bool(_LEAD.search(shown))
+        if (not item and not leads) or (bullet and indent <= lead_indent):
             # Prose again, or the next item of the list the lead is an item of (4. Use RE2: then
             # its code, then 5. …): the lines the lead introduced are over.
             lead = ""
         found.append(Sentence(shown, fold(shown), path, where, ordinal, len(found), rank, passage, lead))
-        if _LEAD.search(shown):
+        if leads:
             lead, lead_indent = fold(shown), indent if bullet else -1
     return found
 
