@@ -127,16 +127,27 @@ def is_page_change(change: Change, path: str, index_dir: Path) -> bool:
 
 
 async def keep_fresh(freshener: Freshener, wiki_dir: Path, index_dir: Path, scan_interval: float) -> None:
-    """Build or update at start, then follow the vault forever (run as a background task)."""
-    await freshener.refresh()
-    scanner = asyncio.create_task(_scan_periodically(freshener, scan_interval))
+    """Follow the vault forever (run as a background task): watch, then build or update, then
+    scan periodically. The watches are in place before the first update reads the vault, so a
+    page saved while it runs is updated right after it, never left to the periodic scan."""
+    watcher = asyncio.create_task(_watch_forever(freshener, wiki_dir, index_dir, scan_interval))
+    scanner: asyncio.Task[None] | None = None
     try:
-        while True:
-            await _watch(freshener, wiki_dir, index_dir)
-            await asyncio.sleep(scan_interval)
+        await freshener.watching.wait()
+        await freshener.refresh()
+        scanner = asyncio.create_task(_scan_periodically(freshener, scan_interval))
+        await watcher
     finally:
-        scanner.cancel()
+        watcher.cancel()
+        if scanner is not None:
+            scanner.cancel()
         freshener.stop()
+
+
+async def _watch_forever(freshener: Freshener, wiki_dir: Path, index_dir: Path, scan_interval: float) -> None:
+    while True:
+        await _watch(freshener, wiki_dir, index_dir)
+        await asyncio.sleep(scan_interval)
 
 
 async def _watch(freshener: Freshener, wiki_dir: Path, index_dir: Path) -> None:

@@ -57,6 +57,7 @@ async def live(tmp_path: Path):
     freshener = Freshener(wiki)
     task = asyncio.create_task(keep_fresh(freshener, vault, tmp_path / "index", scan_interval=60))
     await asyncio.wait_for(freshener.watching.wait(), WAIT_S)
+    await eventually(lambda: freshener.updates and not freshener.running, timeout=WAIT_S, what="1st build")
     assert wiki.state().status == "ready"
     yield vault, wiki, freshener
     task.cancel()
@@ -87,6 +88,26 @@ async def test_edit_add_delete_rename_while_queries_run(live) -> None:
             r.path for r in wiki.card("wiki/entities/Minder System.md").backlinks
         }
     assert readers.errors == [] and readers.answers > 0
+
+
+async def test_a_page_saved_as_the_first_build_ends_is_not_left_to_the_scan(tmp_path: Path) -> None:
+    """The watches are in place before the first build reads the vault: a page saved the moment
+    that build is done (before, the watcher only started then) is indexed at once."""
+    vault = write_vault(tmp_path / "vault", SMALL_VAULT)
+    wiki = Wiki.open(vault, tmp_path / "index")
+    freshener = Freshener(wiki)
+
+    def save_a_page(_report: object) -> None:
+        if freshener.updates == 1:
+            (vault / "wiki/entities/Kite Labs.md").write_text(entity("Kite Labs"), encoding="utf-8")
+
+    freshener.on_update.append(save_a_page)
+    task = asyncio.create_task(keep_fresh(freshener, vault, tmp_path / "index", scan_interval=3600))
+    try:
+        await eventually(lambda: freshener.updates == 2, timeout=WAIT_S, what="the update after the build")
+        assert wiki.lookup("Kite Labs").match is not None
+    finally:
+        task.cancel()
 
 
 async def test_a_burst_of_files_is_coalesced(live, tmp_path: Path) -> None:
