@@ -359,9 +359,12 @@ async def test_two_replicas_tell_a_watched_pages_change_once(replicas) -> None:
 
     await eventually(lambda: changes(), timeout=WAIT_S, what="the change message")
     # Each replica noted the change after its own update; once both notes are dealt with, the
-    # change is told and nothing is left to tell.
+    # change is told and nothing is left to tell. (The logs are read as they come: the line of
+    # the telling may arrive after the state says it is done.)
     await eventually(
-        lambda: all(r.said("noted a change of 1 watched page") for r in pair) and idle(),
+        lambda: all(r.said("noted a change of 1 watched page") for r in pair)
+        and idle()
+        and any(r.said("that wiki/entities/ByteDance.md changed") for r in pair),
         timeout=WAIT_S,
         what="both replicas' notes dealt with",
     )
