@@ -499,7 +499,15 @@ class SentenceScorer:
             return bool(_DEFINES.search(sentence.folded)) or self._glossed(sentence.folded)
         if sentence.path in subjects:
             return sentence.section in DEFINITION_SECTIONS or bool(_DEFINES.search(sentence.folded))
-        return any(self.about(sentence, path) for path in subjects) and bool(_DEFINES.search(sentence.folded))
+        # On another page, the sentence defines the subject when it names it before the defining
+        # words (a cohort is …), not when it defines something else and names it after (KueueViz
+        # is a web UI … cohort utilization).
+        defining = _DEFINES.search(sentence.folded)
+        return defining is not None and any(
+            self.about(sentence, path)
+            and any(0 <= sentence.folded.find(name) < defining.start() for name in self._names_of[path])
+            for path in subjects
+        )
 
     def _glossed(self, folded: str) -> bool:
         """The sentence glosses an English word of the question in brackets right after it (a

@@ -21,6 +21,9 @@ _SOURCE_CITATION = re.compile(rf"[(（]\s*(?:{'|'.join(CITATION_WORDS)})\s*[:：
 _MARKUP = re.compile(r"\*\*|__|`")
 _FENCE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^`\n]*$", re.MULTILINE)
 """A code fence's line, with its language (```bash): the code is text, the fence is not."""
+_THEMATIC_BREAK = re.compile(r"^[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$", re.MULTILINE)
+"""A line of three or more ``-``, ``*`` or ``_`` (``---``, ``* * *``): a break between parts of a
+page, read as an empty line (it is no sentence, and it holds none of the question's words)."""
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _CALLOUT_MARK = re.compile(r"^>\s*\[![\w-]+\][-+]?\s*", re.MULTILINE)
 CALLOUT = re.compile(r"^>\s*\[!([\w-]+)\]([-+]?)\s*(.*)$")
@@ -87,6 +90,7 @@ def plain_text(markdown: str) -> str:
 
     text = WIKILINK.sub(label, markdown.replace("\\|", "|"))
     text = _QUOTE.sub("", _CALLOUT_MARK.sub("", _FENCE.sub("", text)))
+    text = _THEMATIC_BREAK.sub("", text)
     return _MARKUP.sub("", table_rows(text))
 
 

@@ -98,6 +98,13 @@ HARBOUR = {
         kind="concept",
         body="## 方法\n\n一時ファイルの漏れは件数の差ではなくパスの集合差 (comm -13) で調べる。\n",
     ),
+    "wiki/entities/Breakwater.md": entity("Breakwater", body="## Works\n\nRepaired in 2001.\n"),
+    "wiki/entities/Seawall.md": entity("Seawall", body="## Works\n\nRepaired in 2003.\n"),
+    "wiki/entities/Harbour Board.md": entity(
+        "Harbour Board",
+        body="The Harbour Board is a council of the town that oversees the Breakwater. "
+        "The Seawall is a stone bank that shelters the west quay.\n",
+    ),
 }
 
 
@@ -139,6 +146,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         # a Key: value line whose key and headings say what is asked gives its value as it is (no
         # number needed: the rule for number questions must not refuse it)
         ("Gull Radio の priority はいくつ？", "Priority: high"),
+        # what a thing is, said on another page that names it before the defining words
+        ("What's a seawall?", "The Seawall is a stone bank"),
     ],
 )
 def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None:
@@ -167,6 +176,8 @@ def test_the_sentence_that_answers(wiki: Wiki, question: str, says: str) -> None
         "Portwell の crane operator の wage はいくつ？",
         # what a thing is: a bracket giving a value or a note after the word is no gloss of it
         "What's a relay?",
+        # what a thing is: a sentence defining another thing, naming it after, does not say
+        "What's a breakwater?",
     ],
 )
 def test_what_the_wiki_does_not_say_is_not_answered(wiki: Wiki, question: str) -> None:

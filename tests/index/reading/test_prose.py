@@ -19,6 +19,8 @@ from index.reading.prose import blurb_text, link_label, plain_text, prose_label,
         ("> [!abstract] 概要(訳)\n> 本文。", "概要(訳)\n本文。"),
         ("- 一\n- `code` と __強調__", "- 一\n- code と 強調"),
         ("Run:\n```bash\nmake test\n```\nDone.", "Run:\n\nmake test\n\nDone."),
+        ("Last updated: 2026-04-23\n\n---\n\nFlat.\n* * *\n___", "Last updated: 2026-04-23\n\n\n\nFlat.\n\n"),
+        ("a --- b\n- item\n-- x", "a --- b\n- item\n-- x"),
     ],
 )
 def test_plain_text(markdown: str, text: str) -> None:
