@@ -362,9 +362,11 @@ async def test_two_replicas_tell_a_watched_pages_change_once(replicas) -> None:
     # change is told and nothing is left to tell. (The logs are read as they come: the line of
     # the telling may arrive after the state says it is done.)
     await eventually(
-        lambda: all(r.said("noted a change of 1 watched page") for r in pair)
-        and idle()
-        and any(r.said("that wiki/entities/ByteDance.md changed") for r in pair),
+        lambda: (
+            all(r.said("noted a change of 1 watched page") for r in pair)
+            and idle()
+            and any(r.said("that wiki/entities/ByteDance.md changed") for r in pair)
+        ),
         timeout=WAIT_S,
         what="both replicas' notes dealt with",
     )
