@@ -164,6 +164,7 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
     expansion = expansion_asked(folded)
     acronym = acronym_in(text) if expansion else None
     asking = [*shaped.asking, *expansion] if acronym else shaped.asking
+    asking = [*asking, *(aside.span() for aside in _ASIDES.finditer(folded))]
     terms, ranking = _terms(text, asking, spans, shaped.edges)
     relations, relation_spans = relations_asked(folded, shaped.shape)
     keywords = _keywords(folded, spans, [*asking, *relation_spans], shaped.edges)
@@ -412,6 +413,9 @@ def _glosses_within(parts: tuple[Part, ...], start: int, end: int) -> tuple[str,
     return next((part.glosses for part in parts if part.start <= start and end <= part.end), ())
 
 
+_ASIDES = re.compile(r"(?<![a-z0-9.])(?:e\.g|i\.e|etc|vs|cf|viz)\.?(?![a-z0-9])")
+"""The abbreviations a question's asides are made of (*after e.g. 10 minutes*, *A vs. B*): no word
+of what it asks (``e`` and ``g`` weighed as rare words)."""
 _WORD = re.compile(r"[a-z0-9]+|[\u3005\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _SCRIPT_RUN = re.compile(r"[\u30a0-\u30ff]+|[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 """Inside a CJK run, words are runs of one script: katakana, or kanji. Hiragana are particles and

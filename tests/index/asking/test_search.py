@@ -452,3 +452,19 @@ def test_ranking_terms_order_what_the_finding_terms_found(tmp_path) -> None:
     ranked = store.search(QueryPlan(terms=("ゼー", "ータ"), ranking_terms=("統計", "温度", "向上")), limit=5)
     assert [match.path for match in ranked] == ["b.md", "a.md"]
     assert ranked[0].score > next(m.score for m in found if m.path == "b.md")
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        ("Which section deletes them after e.g. 10 minutes?", {"section", "delete", "10", "minute"}),
+        (
+            "Does Podman vs. Docker matter here, i.e. for rootless runs?",
+            {"podman", "docker", "matter", "rootless", "run"},
+        ),
+    ],
+)
+def test_the_abbreviations_of_an_aside_are_no_keywords(question: str, words: set[str]) -> None:
+    read = read_question(question, NameTable(), {})
+    assert {keyword.text for keyword in read.keywords} == words
+    assert not {"e", "g", "i", "vs"} & set(read.terms)
