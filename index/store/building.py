@@ -173,6 +173,7 @@ def _write_terms(fieldwriter, schema, terms: Iterable[tuple[str, bytes, list]]) 
     """Each term's postings to whoosh's field writer, field by field (as `FieldWriter.add_postings`
     does for postings one by one; the lengths it would look up `_build_codec` does not keep)."""
     current = None
+    add = fieldwriter.add
     for fieldname, text, postings in terms:
         if fieldname != current:
             if current is not None:
@@ -180,7 +181,6 @@ def _write_terms(fieldwriter, schema, terms: Iterable[tuple[str, bytes, list]]) 
             fieldwriter.start_field(fieldname, schema[fieldname])
             current = fieldname
         fieldwriter.start_term(text)
-        add = fieldwriter.add
         for docnum, weight, value in postings:
             add(docnum, weight, value, 0)
         fieldwriter.finish_term()
