@@ -74,7 +74,7 @@ _DIFFERENCE = re.compile(
 question's frame, which no passage says, not a word of its subject."""
 _NUMBER = re.compile(
     r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
-    r"|何\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
+    r"|何(?!\s*(?:[十百千万]\s*)?(?:[a-z][a-z0-9-]*|[ァ-ヺー]+|[一-鿿]{1,2})\s*も)\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
     r"|\bhow\s+many(?:\s+(?!(?:{stop})\b)(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
@@ -85,13 +85,13 @@ _NUMBER = re.compile(
     )
 )
 """何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
-name). The unit of ``how many`` is its next word or two, up to a function word, a past tense or a
-measure (how many production files still had …: production files; how many pages long: pages);
-the last is taken for the noun, which a present-tense verb after a one-word noun may not be; a
-function word right after it is no unit (how many did the SPR say …). A measure asked with
-*what* (what's the average payout, the maximum size) is a number too, and so is a measure asked
-with *which* or *what* (which port, what temperature drop, what screen width); the measure stays a
-keyword."""
+name; 何度も, 何人もの, 何年も say *many*, and ask nothing). The unit of ``how many`` is its next
+word or two, up to a function word, a past tense or a measure (how many production files still
+had …: production files; how many pages long: pages); the last is taken for the noun, which a
+present-tense verb after a one-word noun may not be; a function word right after it is no unit
+(how many did the SPR say …). A measure asked with *what* (what's the average payout, the maximum
+size) is a number too, and so is a measure asked with *which* or *what* (which port, what
+temperature drop, what screen width); the measure stays a keyword."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
@@ -123,7 +123,7 @@ _FRAMING = re.compile(
 """How a question hedges or frames itself (roughly how many, according to the log, according to
 the wiki, who came up with X, what does X stand for these days, wiki では, in Kueue terms: only
 *terms*), or opens (quick question:, hey,): no sentence is expected to say these words."""
-_ASKS_WHEN = re.compile(r"いつ|何年|^when\b|\b(?:what|which)\s+(?:year|date|day)")
+_ASKS_WHEN = re.compile(r"いつ|何年(?!\s*も)|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _ASKS_MONEY = re.compile(
     r"(?:費用|価格|定価|料金|金額|値段|予算|寄付|お金|円).*いくら|いくら.*(?:円|払|かか|集ま)|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
     r"|earn(?:ed|s)?|raised?|worth|budget|sold\s+for|sell\s+for|br(?:ing|ought)\s+in)\b"

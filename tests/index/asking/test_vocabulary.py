@@ -56,6 +56,9 @@ from index.asking.vocabulary import (
         ("何種類あって、それぞれ何?", Shape.NUMBER, "種類"),
         ("政治会計を何方式に変える?", Shape.OPEN, None),
         ("管理画面は何番ポートで動く?", Shape.NUMBER, None),  # 何番: which number, counting nothing
+        # 何度も, 何人もの say *many*: they ask for no number (the field is the name asked)
+        ("何度も evict されたワークロードを止める設定はどのフィールド?", Shape.NAME, None),
+        ("何年も前からある機能って何?", Shape.OPEN, None),
         # how many: the noun its words end on, before a verb, a function word or a measure
         ("How many production files still had /tmp hard-coded?", Shape.NUMBER, "production file"),
         ("How many H100 GPUs were used to pretrain Llama 3?", Shape.NUMBER, "h100 gpu"),
@@ -322,6 +325,7 @@ def test_stemming_from_many_threads_at_once_gives_each_its_own_stem() -> None:
         ("When was the crypt found?", True),
         ("Kite はいつ公開された?", True),
         ("山形浩生さんって何年生まれ?", True),
+        ("何年も使われている設定は?", False),  # 何年も: for many years
         ("Where was Hastings based when he wrote it?", False),
         ("How many GPUs does ByteRobust run on?", False),
     ],
