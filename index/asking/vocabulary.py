@@ -80,7 +80,7 @@ _NUMBER = re.compile(
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
     r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)"
     r"|\b(?:what|which)\s+(?=(?:[a-z]+\s+)?(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity"
-    r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance)s?\b)".replace(
+    r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance|number)s?\b)".replace(
         "{stop}", "|".join(sorted(STOPWORDS))
     )
 )
@@ -91,7 +91,7 @@ had …: production files; how many pages long: pages); the last is taken for th
 present-tense verb after a one-word noun may not be; a function word right after it is no unit
 (how many did the SPR say …). A measure asked with *what* (what's the average payout, the maximum
 size) is a number too, and so is a measure asked with *which* or *what* (which port, what
-temperature drop, what screen width); the measure stays a keyword."""
+membership number, what temperature drop, what screen width); the measure stays a keyword."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"

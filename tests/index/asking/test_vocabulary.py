@@ -33,6 +33,7 @@ from index.asking.vocabulary import (
         ("How many GPUs does ByteRobust run on?", Shape.NUMBER, "gpu"),
         # a measure asked with what or which, after a word of its own too, is a number
         ("Below what screen width does the sidebar collapse?", Shape.NUMBER, None),
+        ("What membership number did Underwood get?", Shape.NUMBER, None),
         ("Which team runs the sidebar?", Shape.NAME, None),
         ("how much did CCL-D shorten diagnosis?", Shape.NUMBER, None),
         ("Minder を開発したのはどこ?", Shape.NAME, None),
