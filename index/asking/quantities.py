@@ -1,6 +1,7 @@
 """Numbers a sentence holds, as a question of number asks for them: a count of the unit asked (21
 ファイル for 何 file, four ley lines), a Japanese counter (13 名), a date or a year for *when*, a sum of
-money for *how much … pay* (`index.asking.sentences` decides whether one answers).
+money for *how much … pay*, a number in a unit of the measure asked (90 s for *how long*, 640px for
+*what width*) (`index.asking.sentences` decides whether one answers).
 """
 
 from __future__ import annotations
@@ -58,6 +59,24 @@ unit asked right after it, as *one* and 一 say many other things."""
 _UNIT_GAP = 12
 """How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
 _CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_AMOUNT = (
+    r"(?<![a-z0-9.#])(?:\d[\d,]*(?:\.\d+)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+few|several|a|an)\s)(?:\s*|-)"
+)
+_MEASURED = {
+    "time": re.compile(
+        _AMOUNT + r"(?:ms|msec|milliseconds?|µs|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
+        r"|weeks?|months?|years?|秒|分|時間|日|週間|[ヶかカケ]月|年)(?![a-z])"
+    ),
+    "length": re.compile(
+        _AMOUNT + r"(?:px|pixels?|r?em|pt|vw|vh|%|cm|mm|km|m|meters?|metres?|miles?|feet|foot|ft"
+        r"|inch(?:es)?|yards?|ピクセル|センチ|ミリ|メートル|キロ|char(?:acter)?s?|letters?|words?|pages?|pp"
+        r"|lines?|文字|字|語|ページ|行)(?![a-z])"
+    ),
+    "temperature": re.compile(_AMOUNT + r"(?:°\s*[cf]?|degrees?|℃|℉|度)(?![a-z])"),
+}
+"""A number in a unit of each measure a question asks (`index.asking.vocabulary.Shaped.measures`):
+90 s, 24h, ten minutes; 640px, 3 miles, and a text's length (15 chars, a 360-page typescript); 11 °F."""
 
 Spans = list[tuple[int, int]]
 
@@ -67,17 +86,29 @@ def is_a_date(folded: str) -> bool:
     return _DATE.fullmatch(folded.strip()) is not None
 
 
-def find_quantities(folded: str, units: Sequence[str], dated: bool, priced: bool) -> tuple[bool, Spans]:
+def find_measured(folded: str, *measures: str) -> Spans:
+    """The numbers in a unit of the ``measures`` (``time``, ``length``, ``temperature``) in the
+    folded text."""
+    return [strip_span(folded, *match.span()) for m in measures for match in _MEASURED[m].finditer(folded)]
+
+
+def find_quantities(
+    folded: str, units: Sequence[str], dated: bool, priced: bool, measures: Sequence[str] = ()
+) -> tuple[bool, Spans]:
     """A number of the unit asked (``units``: its renderings, 何 file → 21 ファイル) in the folded
     sentence, and where; a Japanese counter (何人, 何本, 何時間) is a grammar prose uses its own way
     (13 名, 95 ファイル, 8h): any number fits, of that counter first. A question that asks when
     (``dated``) is answered by a date, a year or a number of 年, 月, 日 only; no other question by a
-    date or a year; one that asks for a sum (``priced``) by a sum of money."""
+    date or a year; one that asks for a sum (``priced``) by a sum of money; one that asks for a
+    ``measures`` (how long, what width) by a number in a unit of one of them."""
     if dated:
         found = [strip_span(folded, *match.span()) for match in _WHEN.finditer(folded)]
         return bool(found), found
     if priced:
         found = [strip_span(folded, *match.span()) for match in _MONEY.finditer(folded)]
+        return bool(found), found
+    if measures and not units:
+        found = sorted(find_measured(folded, *measures))
         return bool(found), found
     soft = bool(units) and units[0] in COUNTERS
     dates = [match.span() for match in _DATE.finditer(folded)]

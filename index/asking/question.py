@@ -113,6 +113,8 @@ class Question:
     """It asks when (`index.asking.vocabulary.Shaped.dated`)."""
     priced: bool = False
     """It asks for a sum of money (`index.asking.vocabulary.Shaped.priced`)."""
+    measures: tuple[str, ...] = ()
+    """The measures the number asked may be in (`index.asking.vocabulary.Shaped.measures`)."""
     proper: bool = False
     """It asks for a proper name (`index.asking.vocabulary.Shaped.proper`)."""
     expands: str | None = None
@@ -193,6 +195,7 @@ def read_question(text: str, names: NameTable, pages: Mapping[str, Page]) -> Que
         keywords=keywords,
         dated=shaped.dated,
         priced=shaped.priced,
+        measures=shaped.measures,
         proper=shaped.proper,
         expands=acronym,
     )

@@ -19,7 +19,7 @@ from index.analysis import tokenize
 from index.asking.acronyms import expansion_spans
 from index.asking.inflections import inflections_held
 from index.asking.mentions import folded_names
-from index.asking.quantities import COUNTERS
+from index.asking.quantities import COUNTERS, find_measured
 from index.asking.question import MAX_TERMS, Question, read_question
 from index.asking.sentences import Scored, SentenceScorer
 from index.asking.splitting import Sentence, split_sentences
@@ -204,6 +204,9 @@ def scorer_for(
     units = unit_renderings(retrieval.question)
     if not any(unit in sentence.folded for sentence in sentences for unit in units) and not _kept(units):
         units = ()  # how many interruptions: the passages count 中断 in Japanese; any number may answer
+    question = retrieval.question
+    # how long, what width: answered by a number in a unit of a measure asked, those the passages write.
+    measures = tuple(m for m in question.measures if any(find_measured(sentence, m) for sentence in said))
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
     )
@@ -218,6 +221,7 @@ def scorer_for(
         subject=subject,
         subject_weight=subject_weight,
         units=units,
+        measures=measures,
         expands=acronym,
     )
 

@@ -132,6 +132,7 @@ class SentenceScorer:
         subject: str | None = None,
         subject_weight: float = 0.0,
         units: tuple[str, ...] = (),
+        measures: tuple[str, ...] = (),
         expands: str | None = None,
     ) -> None:
         self.question = question
@@ -141,6 +142,9 @@ class SentenceScorer:
         self.subject = subject
         self.units = units
         """What the asked number must count (何 GPU), as the passages say it, when they do."""
+        self.measures = measures
+        """The measures the asked number is in (``time`` for how long), of those whose units the
+        passages write."""
         self.expands = expands
         """The acronym asked, when a passage spells it out: only a sentence that does then fits."""
         self.named = tuple(dict.fromkeys((*question.named, *((subject,) if subject else ()))))
@@ -240,7 +244,7 @@ class SentenceScorer:
         # that says it (goldfish: "He loved goldfish.", not the next one): a sentence that says
         # none of the question's words itself holds no answer, unless it holds the unit or the kind
         # of name asked (21 ファイル for how many files, チーム for which team).
-        fits = fits and (own or not passage_only or bool(self.units or self.question.cues))
+        fits = fits and (own or not passage_only or bool(self.units or self.measures or self.question.cues))
         # A thing an English question writes as a name (MiB, Heartbleed) that the sentence, its
         # page's names and summary, heading and passage never say: it tells of another thing. (A
         # Latin name in a Japanese question, or over a Japanese sentence, is often written in
@@ -378,7 +382,9 @@ class SentenceScorer:
             # told in parallel lines (-f / --raw-field: always a string) as often as in a sentence.
             return True, []
         if shape is Shape.NUMBER:
-            return find_quantities(sentence.folded, self.units, self.question.dated, self.question.priced)
+            return find_quantities(
+                sentence.folded, self.units, self.question.dated, self.question.priced, self.measures
+            )
         if shape is Shape.NAME:
             return self._name(sentence)
         if shape is Shape.DEFINITION:
@@ -427,7 +433,7 @@ class SentenceScorer:
             for k, keyword in zip(keyed, self._asking, strict=True)
         )
         # Then the line answers as any sentence does: with the number asked (`_fit`).
-        return not (self.units or self.question.dated or self.question.priced or not placed)
+        return not (self.units or self.measures or self.question.dated or self.question.priced or not placed)
 
     def _name(self, sentence: Sentence) -> tuple[bool, list[tuple[int, int]]]:
         cues = self.question.cues

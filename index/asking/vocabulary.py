@@ -123,6 +123,27 @@ _FRAMING = re.compile(
 """How a question hedges or frames itself (roughly how many, according to the log, according to
 the wiki, who came up with X, what does X stand for these days, wiki では, in Kueue terms: only
 *terms*), or opens (quick question:, hey,): no sentence is expected to say these words."""
+_MEASURES = (
+    (
+        "time",
+        re.compile(
+            r"\bhow\s+(?:long|often|quickly|soon)\b|何秒|何分|どのくらいの(?:時間|期間)|どれくらいの(?:時間|期間)"
+            r"|\b(?:timeouts?|intervals?|durations?|delays?|ttls?|latency|latencies|period|half-life)\b"
+            r"|タイムアウト|間隔|期間|遅延"
+        ),
+    ),
+    (
+        "length",
+        re.compile(
+            r"\bhow\s+(?:long|far|wide|tall|high|deep)\b|\b(?:width|height|depth|length|distance)s?\b"
+            r"|横幅|幅|高さ|距離|長さ"
+        ),
+    ),
+    ("temperature", re.compile(r"\btemperatures?\b|温度|気温")),
+)
+"""The measures a number question may ask (how long, what timeout; what width; what temperature):
+each is said in its units (`index.asking.quantities.find_measured`). *how long* asks a time or a
+length: the first whose units the passages write."""
 _ASKS_WHEN = re.compile(r"いつ|何年(?!\s*も)|^when\b|\b(?:what|which)\s+(?:year|date|day)")
 _ASKS_MONEY = re.compile(
     r"(?:費用|価格|定価|料金|金額|値段|予算|寄付|お金|円).*いくら|いくら.*(?:円|払|かか|集ま)|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
@@ -364,6 +385,8 @@ class Shaped:
     """Where a word of the question ends inside a run of kanji: after a counter (何本|調べた)."""
     priced: bool = False
     """It asks for a sum of money (いくら, how much did … pay): a number with a currency answers it."""
+    measures: tuple[str, ...] = ()
+    """The measures a number it asks may be in (`_MEASURES`): ``time`` for how long, what timeout."""
     proper: bool = False
     """It asks for a proper name (誰, どこ, who, where, what … called, 何て名前), not for a thing of a
     kind (what powder, which exit code), whose answer may be a common word or a number."""
@@ -391,7 +414,8 @@ def shape_of(folded: str) -> Shaped:
                 return Shaped(
                     Shape.NUMBER, [*asking, span], unit=counted, dated=dated, edges=edges, priced=priced
                 )
-        return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated, priced=priced)
+        measures = tuple(measure for measure, asked in _MEASURES if asked.search(folded))
+        return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated, priced=priced, measures=measures)
     name = next(
         (
             match

@@ -51,6 +51,31 @@ def test_the_numbers_a_sentence_holds(
 
 
 @pytest.mark.parametrize(
+    ("sentence", "measures", "found"),
+    [
+        # how long: a time, or a text's length, in its units; an identifier's number is neither
+        ("Name: LongTimeout · Value: 90 s (issue-6525).", ("time",), ["90 s"]),
+        ("Usage decays with a half-life of 24h, resampled every 5m.", ("time",), ["24h", "5m"]),
+        ("It took ten minutes.", ("time",), ["ten minutes"]),
+        ("A 360-page typescript dossier.", ("time", "length"), ["360-page"]),
+        ("Minimum length: 15 chars without MFA.", ("length",), ["15 chars"]),
+        # what width: a length, not the scale of a viewport
+        ('<meta content="width=device-width, initial-scale=1.0" />', ("length",), []),
+        ("640px以下でサイドバー折りたたみ", ("length",), ["640px"]),
+        # what temperature: degrees
+        ("A drop of 11 °F at the cold spot, in 1943.", ("temperature",), ["11 °f"]),
+        # a word joined to a number is no quantity of it
+        ("Runs on k8s with 3 replicas.", ("time",), []),
+    ],
+)
+def test_the_numbers_of_a_measure_asked(sentence: str, measures: tuple[str, ...], found: list[str]) -> None:
+    folded = fold(sentence)
+    fits, spans = find_quantities(folded, (), False, False, measures)
+    assert [folded[start:end] for start, end in spans] == [fold(text) for text in found]
+    assert fits is bool(found)
+
+
+@pytest.mark.parametrize(
     "hostile",
     [
         "Max" * 100_000,  # a bound's code name, over and over
@@ -76,6 +101,7 @@ def test_a_hostile_sentence_is_read_in_linear_time(hostile: str) -> None:
         (("gpu",), False, False),
     ):
         find_quantities(folded, units, dated, priced)
+    find_quantities(folded, (), False, False, ("time", "length", "temperature"))
     assert time.process_time() - started < 2.0  # about 0.3 s here at most
 
 

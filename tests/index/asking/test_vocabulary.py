@@ -321,6 +321,22 @@ def test_stemming_from_many_threads_at_once_gives_each_its_own_stem() -> None:
 
 
 @pytest.mark.parametrize(
+    ("question", "measures"),
+    [
+        ("How long is that LongTimeout actually?", ("time", "length")),
+        ("What timeout does the webhook use?", ("time",)),
+        ("Below what screen width does the sidebar collapse?", ("length",)),
+        ("What temperature drop did they record?", ("temperature",)),
+        ("タイムアウトは何秒?", ()),  # a counter asked: the unit is 秒
+        ("How many GPUs does ByteRobust run on?", ()),
+        ("Who wrote the timeout patch?", ()),  # no number asked
+    ],
+)
+def test_the_measure_a_number_is_asked_in(question: str, measures: tuple[str, ...]) -> None:
+    assert shape_of(fold(question)).measures == measures
+
+
+@pytest.mark.parametrize(
     ("question", "dated"),
     [
         ("When was the crypt found?", True),
