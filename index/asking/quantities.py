@@ -60,23 +60,24 @@ _UNIT_GAP = 12
 """How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
 _CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _AMOUNT = (
-    r"(?<![a-z0-9.#])(?:\d[\d,]*(?:\.\d+)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"(?<![a-z0-9.#])(?!(?:1[5-9]|20)\d0s)(?:\d[\d,]*(?:\.\d+)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+few|several|a|an)\s)(?:\s*|-)"
 )
 _MEASURED = {
     "time": re.compile(
         _AMOUNT + r"(?:ms|msec|milliseconds?|µs|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
-        r"|weeks?|months?|years?|秒|分|時間|日|週間|[ヶかカケ]月|年)(?![a-z])"
+        r"|weeks?|months?|years?|秒|分|時間|日|週間|[ヶかカケ]月|年)(?![a-z0-9])"
     ),
     "length": re.compile(
         _AMOUNT + r"(?:px|pixels?|r?em|pt|vw|vh|%|cm|mm|km|m|meters?|metres?|miles?|feet|foot|ft"
         r"|inch(?:es)?|yards?|ピクセル|センチ|ミリ|メートル|キロ|char(?:acter)?s?|letters?|words?|pages?|pp"
-        r"|lines?|文字|字|語|ページ|行)(?![a-z])"
+        r"|lines?|文字|字|語|ページ|行)(?![a-z0-9])"
     ),
-    "temperature": re.compile(_AMOUNT + r"(?:°\s*[cf]?|degrees?|℃|℉|度)(?![a-z])"),
+    "temperature": re.compile(_AMOUNT + r"(?:°\s*[cf]?|degrees?|℃|℉|度)(?![a-z0-9])"),
 }
 """A number in a unit of each measure a question asks (`index.asking.vocabulary.Shaped.measures`):
-90 s, 24h, ten minutes; 640px, 3 miles, and a text's length (15 chars, a 360-page typescript); 11 °F."""
+90 s, 24h, ten minutes (not the 1990s, not an H100); 640px, 3 miles, and a text's length (15
+chars, a 360-page typescript); 11 °F."""
 
 Spans = list[tuple[int, int]]
 

@@ -66,6 +66,8 @@ def test_the_numbers_a_sentence_holds(
         ("A drop of 11 °F at the cold spot, in 1943.", ("temperature",), ["11 °f"]),
         # a word joined to a number is no quantity of it
         ("Runs on k8s with 3 replicas.", ("time",), []),
+        # a decade and a GPU's name are no times
+        ("Built in the 1990s, it runs on an H100 now.", ("time",), []),
     ],
 )
 def test_the_numbers_of_a_measure_asked(sentence: str, measures: tuple[str, ...], found: list[str]) -> None:
