@@ -60,7 +60,7 @@ _UNIT_GAP = 12
 """How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
 _CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _AMOUNT = (
-    r"(?<![a-z0-9.#])(?!(?:1[5-9]|20)\d0s)(?:\d[\d,]*(?:\.\d+)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+    r"(?<![a-z0-9.#])(?!(?:1[5-9]|20)\d0s|(?:1[5-9]|20)\d\d\s*年)(?:\d[\d,]*(?:\.\d+)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
     r"|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+few|several|a|an)\s)(?:\s*|-)"
 )
 _MEASURED = {
@@ -76,7 +76,7 @@ _MEASURED = {
     "temperature": re.compile(_AMOUNT + r"(?:°\s*[cf]?|degrees?|℃|℉|度)(?![a-z0-9])"),
 }
 """A number in a unit of each measure a question asks (`index.asking.vocabulary.Shaped.measures`):
-90 s, 24h, ten minutes (not the 1990s, not an H100); 640px, 3 miles, and a text's length (15
+90 s, 24h, ten minutes (not the 1990s, 2024 年 or an H100); 640px, 3 miles, and a text's length (15
 chars, a 360-page typescript); 11 °F."""
 
 Spans = list[tuple[int, int]]

@@ -68,6 +68,7 @@ def test_the_numbers_a_sentence_holds(
         ("Runs on k8s with 3 replicas.", ("time",), []),
         # a decade and a GPU's name are no times
         ("Built in the 1990s, it runs on an H100 now.", ("time",), []),
+        ("2024 年に始まり、3 年間続いた。", ("time",), ["3 年"]),
     ],
 )
 def test_the_numbers_of_a_measure_asked(sentence: str, measures: tuple[str, ...], found: list[str]) -> None:
