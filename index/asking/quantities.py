@@ -26,7 +26,7 @@ _WHEN = re.compile(rf"{_DATE.pattern}|(?<![\d.])(?:19|20)\d\d(?!\d|\.\d)|\d{{1,4
 """What answers when: a date, a year, a number of 年, 月 or 日 (2024 年 7 月 26 日)."""
 _MONEY = re.compile(
     r"(?:[£$€¥￥]|\b(?:us|usd|eur|gbp|jpy)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:[kmb]\b|million|billion|万|億))?"
-    r"|(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:[kmb]\s+|million\s+|billion\s+|[万億千])?"
+    r"|(?<![\w.,])\d[\d,]*(?:\.\d+)?\s*(?:[kmb]\s+|million\s+|billion\s+|[万億千])?"
     r"(?:円|ドル|ユーロ|ポンド|元|(?:pounds?|dollars?|euros?|yen|shillings?|guineas?|pence|usd|eur|gbp|jpy)\b)"
 )
 """A sum of money: a currency sign or code before a number (£30, $332.84, USD 5), or a currency
@@ -59,25 +59,35 @@ unit asked right after it, as *one* and 一 say many other things."""
 _UNIT_GAP = 12
 """How far after a number its unit may stand (6,000 GPU, 1,000 枚の H800 GPU)."""
 _CJK_TEXT = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-_AMOUNT = (
-    r"(?<![a-z0-9.#])(?!(?:1[5-9]|20)\d0s|(?:1[5-9]|20)\d\d\s*年)(?:\d[\d,]*(?:\.\d+)?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
-    r"|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|a\s+few|several|a|an)\s)(?:\s*|-)"
+_NOT_AMOUNT = r"(?<![a-z0-9.#,])(?!(?:1[5-9]|20)\d0s|\d{1,3}(?:,\d{3})+s|(?:1[5-9]|20)\d\d\s*年)"
+"""Where a measured number cannot start: inside a word or a number (after a comma too, or each
+comma of a long run of digits would start a scan to its end), nor at a decade (the 1990s, 1,000s
+of users) or a year (2024 年)."""
+_WORDS = (
+    r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six"
+    r"|seven|eight|nine))?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+    r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|a\s+few|several)[\s-]"
 )
+_DIGITS = r"\d[\d,]*(?:\.\d+)?(?:\s*[〜~～-]\s*\d[\d,]*(?:\.\d+)?)?(?:\s*|-)"
+"""A number or a range (47〜74 時間), and a hyphen before its unit (a 360-page typescript)."""
+_AMOUNT = rf"{_NOT_AMOUNT}(?:{_DIGITS}|{_WORDS})"
 _MEASURED = {
     "time": re.compile(
-        _AMOUNT + r"(?:ms|msec|milliseconds?|µs|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?"
-        r"|weeks?|months?|years?|秒|分|時間|日|週間|[ヶかカケ]月|年)(?![a-z0-9])"
+        rf"{_NOT_AMOUNT}(?:{_DIGITS}|{_WORDS}|(?:a|an)\s)"
+        r"(?:ms|msec|milliseconds?|[μµ]s|ns|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|days?"
+        r"|weeks?|months?|years?|秒|分(?!の)|時間|日|週間|[ヶかカケ]月|年)(?![a-z0-9])"
     ),
     "length": re.compile(
-        _AMOUNT + r"(?:px|pixels?|r?em|pt|vw|vh|%|cm|mm|km|m|meters?|metres?|miles?|feet|foot|ft"
+        _AMOUNT + r"(?:px|pixels?|r?em|pt|vw|vh|cm|mm|km|m|meters?|metres?|miles?|feet|foot|ft"
         r"|inch(?:es)?|yards?|ピクセル|センチ|ミリ|メートル|キロ|char(?:acter)?s?|letters?|words?|pages?|pp"
         r"|lines?|文字|字|語|ページ|行)(?![a-z0-9])"
     ),
-    "temperature": re.compile(_AMOUNT + r"(?:°\s*[cf]?|degrees?|℃|℉|度)(?![a-z0-9])"),
+    "temperature": re.compile(_AMOUNT + r"(?:°\s*[cf]?|degrees?)(?![a-z0-9])"),
 }
 """A number in a unit of each measure a question asks (`index.asking.vocabulary.Shaped.measures`):
-90 s, 24h, ten minutes (not the 1990s, 2024 年 or an H100); 640px, 3 miles, and a text's length (15
-chars, a 360-page typescript); 11 °F."""
+90 s, 24h, ten minutes, an hour (not the 1990s, 2024 年, 3分の1 or an H100); 640px, 3 miles, and a
+text's length (15 chars, a 360-page typescript); 11 °F (℃ folds to °c; 2度 is as often *twice*).
+Only time is counted with an article (once a day): *a degree*, *a word*, *a page* count nothing."""
 
 Spans = list[tuple[int, int]]
 
@@ -90,7 +100,8 @@ def is_a_date(folded: str) -> bool:
 def find_measured(folded: str, *measures: str) -> Spans:
     """The numbers in a unit of the ``measures`` (``time``, ``length``, ``temperature``) in the
     folded text."""
-    return [strip_span(folded, *match.span()) for m in measures for match in _MEASURED[m].finditer(folded)]
+    found = {strip_span(folded, *match.span()) for m in measures for match in _MEASURED[m].finditer(folded)}
+    return sorted(found)
 
 
 def find_quantities(
@@ -109,7 +120,7 @@ def find_quantities(
         found = [strip_span(folded, *match.span()) for match in _MONEY.finditer(folded)]
         return bool(found), found
     if measures and not units:
-        found = sorted(find_measured(folded, *measures))
+        found = find_measured(folded, *measures)
         return bool(found), found
     soft = bool(units) and units[0] in COUNTERS
     dates = [match.span() for match in _DATE.finditer(folded)]

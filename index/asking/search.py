@@ -204,9 +204,10 @@ def scorer_for(
     units = unit_renderings(retrieval.question)
     if not any(unit in sentence.folded for sentence in sentences for unit in units) and not _kept(units):
         units = ()  # how many interruptions: the passages count 中断 in Japanese; any number may answer
-    question = retrieval.question
     # how long, what width: answered by a number in a unit of a measure asked, those the passages write.
-    measures = tuple(m for m in question.measures if any(find_measured(sentence, m) for sentence in said))
+    measures = tuple(
+        m for m in retrieval.question.measures if any(find_measured(sentence, m) for sentence in said)
+    )
     subject_weight = (
         name_weight(pages[subject].title, retrieval.total, retrieval.frequencies) if subject else 0.0
     )

@@ -242,8 +242,9 @@ class SentenceScorer:
         linked = not about and any(self.links(sentence, path) for path in self.named)
         # A word of the question its passage says and the sentence does not points to the sentence
         # that says it (goldfish: "He loved goldfish.", not the next one): a sentence that says
-        # none of the question's words itself holds no answer, unless it holds the unit or the kind
-        # of name asked (21 ファイル for how many files, チーム for which team).
+        # none of the question's words itself holds no answer, unless it holds the unit, the
+        # measure or the kind of name asked (21 ファイル for how many files, 90 s for how long,
+        # チーム for which team: `_fit` has required it).
         fits = fits and (own or not passage_only or bool(self.units or self.measures or self.question.cues))
         # A thing an English question writes as a name (MiB, Heartbleed) that the sentence, its
         # page's names and summary, heading and passage never say: it tells of another thing. (A
@@ -412,11 +413,11 @@ class SentenceScorer:
     def _keyed(self, sentence: Sentence) -> bool:
         """A ``Key: value`` line (a table row read with its header, a frontmatter field) whose key
         is a word of the question: its value is what was asked (``confidence: medium`` for
-        "confidence はいくつ"), unless the question asks for a number of a unit or a date: then the
-        line answers only as any sentence does, holding it (``GPU type: H100`` does not say how many
-        GPUs). A number question is also answered without a number only when the key, its page's
-        names or its headings say each of the question's rarer words (``Bug bounty platforms:
-        HackerOne, …`` does not say the average payout). A key is a short label, not a line cut at
+        "confidence はいくつ"), unless the question asks for a number of a unit or a measure, or a
+        date: then the line answers only as any sentence does, holding it (``GPU type: H100`` does
+        not say how many GPUs). A number question is also answered without a number only when the
+        key, its page's names or its headings say each of the question's rarer words (``Bug bounty
+        platforms: HackerOne, …`` does not say the average payout). A key is a short label, not a line cut at
         a URL's colon; the words of a name the question names do not count."""
         keys = fact_keys(sentence)
         if not keys:

@@ -74,7 +74,7 @@ _DIFFERENCE = re.compile(
 question's frame, which no passage says, not a word of its subject."""
 _NUMBER = re.compile(
     r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
-    r"|何(?!\s*(?:[十百千万]\s*)?(?:[a-z][a-z0-9-]*|[ァ-ヺー]+|[一-鿿]{1,2})\s*も)\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
+    r"|何(?!\s*(?:[十百千万]\s*)?(?:[a-z][a-z0-9-]*|[ァ-ヺー]+|[一-鿿]{1,2})\s*も(?![らりるれろっつちてと]))\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
     r"|\bhow\s+many(?:\s+(?!(?:{stop})\b)(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
@@ -85,13 +85,14 @@ _NUMBER = re.compile(
     )
 )
 """何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
-name; 何度も, 何人もの, 何年も say *many*, and ask nothing). The unit of ``how many`` is its next
-word or two, up to a function word, a past tense or a measure (how many production files still
-had …: production files; how many pages long: pages); the last is taken for the noun, which a
-present-tense verb after a one-word noun may not be; a function word right after it is no unit
-(how many did the SPR say …). A measure asked with *what* (what's the average payout, the maximum
-size) is a number too, and so is a measure asked with *which* or *what* (which port, what
-membership number, what temperature drop, what screen width); the measure stays a keyword."""
+name; 何度も, 何人もの, 何年も say *many*, and ask nothing, unlike 何日もつ, 何個もらえる). The unit
+of ``how many`` is its next word or two, up to a function word, a past tense or a measure (how many
+production files still had …: production files; how many pages long: pages); the last is taken for
+the noun, which a present-tense verb after a one-word noun may not be; a function word right after
+it is no unit (how many did the SPR say …). A measure asked with *what* (what's the average
+payout, the maximum size) is a number too, and so is a measure asked with *which* or *what* (which
+port, what membership number, what temperature drop, what screen width); the measure stays a
+keyword."""
 _NAME = re.compile(
     r"誰|だれ|どこ|どちら|何者|何処|どの\s*(?P<noun>[ァ-ヺー]+|[一-鿿]+)"
     r"|(?P<focus>チーム|グループ|研究室|大学|企業|会社|組織|機関)(?:は|って)?\s*[?？]?\s*$"
@@ -129,7 +130,7 @@ _MEASURES = (
         re.compile(
             r"\bhow\s+(?:long|often|quickly|soon)\b|何秒|何分|どのくらいの(?:時間|期間)|どれくらいの(?:時間|期間)"
             r"|\b(?:timeouts?|intervals?|durations?|delays?|ttls?|latency|latencies|period|half-life)\b"
-            r"|タイムアウト|間隔|期間|遅延"
+            r"|タイムアウト|間隔|期間|遅延|時間"
         ),
     ),
     (
@@ -143,8 +144,17 @@ _MEASURES = (
 )
 """The measures a number question may ask (how long, what timeout; what width; what temperature):
 each is said in its units (`index.asking.quantities.find_measured`). *how long* asks a time or a
-length: the first whose units the passages write."""
-_ASKS_WHEN = re.compile(r"いつ|何年(?!\s*も)|^when\b|\b(?:what|which)\s+(?:year|date|day)")
+length: either answers."""
+_ASKED_NEXT = re.compile(r"の[\u30a0-\u30ff\u4e00-\u9fff]+|(?:\s*[a-z][a-z'-]*){0,2}")
+"""The words right after the asking ones, which say what the number measures (what *screen width*,
+what's the maximum *timeout*, どのくらいの*時間*)."""
+_SHARE = re.compile(r"\b(?:percentage|percent|share|fraction|proportion|ratio|number)\b")
+_ASKED_TOPIC = re.compile(r"([\u30a0-\u30ff\u4e00-\u9fffa-z]+)(?:は|って|が)\s*$")
+"""The noun a Japanese question asks the number of, right before its asking words (タイムアウトは
+どのくらい); not one they ask a part of (起きてる時間のどれくらい: a share of it)."""
+_ASKS_WHEN = re.compile(
+    r"いつ|何年(?!\s*も(?![らりるれろっつちてと]))|^when\b|\b(?:what|which)\s+(?:year|date|day)"
+)
 _ASKS_MONEY = re.compile(
     r"(?:費用|価格|定価|料金|金額|値段|予算|寄付|お金|円).*いくら|いくら.*(?:円|払|かか|集ま)|\bhow\s+much\b.*\b(?:pa(?:y|id|ys|ying)|costs?|spen[dt]|spending|money|rent|charged?|fees?"
     r"|earn(?:ed|s)?|raised?|worth|budget|sold\s+for|sell\s+for|br(?:ing|ought)\s+in)\b"
@@ -392,6 +402,18 @@ class Shaped:
     kind (what powder, which exit code), whose answer may be a common word or a number."""
 
 
+def _measures_asked(folded: str, number: re.Match[str]) -> tuple[str, ...]:
+    """The measures the number is asked in, said by the asking words (how long), the words right
+    after them (what timeout) or the noun they ask of (タイムアウトは どのくらい): not a measure the
+    question names elsewhere (what percentage of requests hit the timeout asks a share)."""
+    if _SHARE.search(number.group()):
+        return ()  # what ratio of width to height: a share, of no unit
+    after = _ASKED_NEXT.match(folded, number.end())
+    topic = _ASKED_TOPIC.search(folded, 0, number.start())
+    said = " ".join((number.group(), after.group() if after else "", topic.group(1) if topic else ""))
+    return tuple(measure for measure, asked in _MEASURES if asked.search(said))
+
+
 def shape_of(folded: str) -> Shaped:
     """The question's shape, what it names of the answer (a unit, cue words, a kind of page), and
     the spans of its asking words."""
@@ -414,7 +436,7 @@ def shape_of(folded: str) -> Shaped:
                 return Shaped(
                     Shape.NUMBER, [*asking, span], unit=counted, dated=dated, edges=edges, priced=priced
                 )
-        measures = tuple(measure for measure, asked in _MEASURES if asked.search(folded))
+        measures = _measures_asked(folded, number)
         return Shaped(Shape.NUMBER, [*asking, number.span()], dated=dated, priced=priced, measures=measures)
     name = next(
         (

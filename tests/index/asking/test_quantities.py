@@ -69,6 +69,13 @@ def test_the_numbers_a_sentence_holds(
         # a decade and a GPU's name are no times
         ("Built in the 1990s, it runs on an H100 now.", ("time",), []),
         ("2024 年に始まり、3 年間続いた。", ("time",), ["3 年"]),
+        ("Once a day, for eighty days; a three-day trip.", ("time",), ["a day", "eighty days", "three-day"]),
+        ("5µs, or 47〜74 時間 before.", ("time",), ["5μs", "47〜74 時間"]),
+        ("A tenth of 1,000s of users, 3分の1, in the 80s, on 3D printers.", ("time",), ["80s"]),
+        # a degree, a word, twice (2度) and a share count no length or temperature
+        ("a degree in physics, a word, 95% of it, 2度実行した", ("length", "temperature"), []),
+        # a span in two measures is found once (5m: minutes or metres)
+        ("Resampled every 5m.", ("time", "length"), ["5m"]),
     ],
 )
 def test_the_numbers_of_a_measure_asked(sentence: str, measures: tuple[str, ...], found: list[str]) -> None:
@@ -86,6 +93,7 @@ def test_the_numbers_of_a_measure_asked(sentence: str, measures: tuple[str, ...]
         "1988." * 50_000,  # years ending sentences
         "2024-01-03." * 30_000,
         "1" * 200_000,
+        "1," * 100_000,  # each comma of a long number is no start of a scan to its end
         "2024.5." * 40_000,
         "<=≥" * 60_000,
         "一二三" * 60_000 + "日",  # a kanji number that never meets its unit

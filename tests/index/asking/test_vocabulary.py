@@ -60,6 +60,8 @@ from index.asking.vocabulary import (
         # 何度も, 何人もの say *many*: they ask for no number (the field is the name asked)
         ("何度も evict されたワークロードを止める設定はどのフィールド?", Shape.NAME, None),
         ("何年も前からある機能って何?", Shape.OPEN, None),
+        ("バッテリーは何日もつ?", Shape.NUMBER, "日"),  # もつ, もらえる are verbs, not *many*
+        ("何個もらえる?", Shape.NUMBER, "個"),
         # how many: the noun its words end on, before a verb, a function word or a measure
         ("How many production files still had /tmp hard-coded?", Shape.NUMBER, "production file"),
         ("How many H100 GPUs were used to pretrain Llama 3?", Shape.NUMBER, "h100 gpu"),
@@ -330,6 +332,15 @@ def test_stemming_from_many_threads_at_once_gives_each_its_own_stem() -> None:
         ("タイムアウトは何秒?", ()),  # a counter asked: the unit is 秒
         ("How many GPUs does ByteRobust run on?", ()),
         ("Who wrote the timeout patch?", ()),  # no number asked
+        ("タイムアウトはどのくらい?", ("time",)),  # the noun asked of, before the asking words
+        ("処理にはどのくらいの時間がかかる?", ("time",)),
+        # a measure the question names elsewhere than the number asked
+        ("What percentage of requests hit the timeout?", ()),
+        ("Which port does the timeout proxy listen on?", ()),
+        ("What ratio of width to height is used?", ()),
+        ("キャンペーン期間中の参加者はどのくらい?", ()),
+        ("幅広い分野で使われる手法はいくつある?", ()),
+        ("起きてる時間のどれくらいぼーっとしてる?", ()),  # a share of the time, not a time
     ],
 )
 def test_the_measure_a_number_is_asked_in(question: str, measures: tuple[str, ...]) -> None:
