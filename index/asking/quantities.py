@@ -119,7 +119,7 @@ def find_quantities(
     if priced:
         found = [strip_span(folded, *match.span()) for match in _MONEY.finditer(folded)]
         return bool(found), found
-    if measures and not units:
+    if measures:  # asked without a unit (何秒 counts 秒): `index.asking.vocabulary.Shaped.measures`
         found = find_measured(folded, *measures)
         return bool(found), found
     soft = bool(units) and units[0] in COUNTERS

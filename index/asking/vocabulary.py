@@ -128,7 +128,7 @@ _MEASURES = (
     (
         "time",
         re.compile(
-            r"\bhow\s+(?:long|often|quickly|soon)\b|何秒|何分|どのくらいの(?:時間|期間)|どれくらいの(?:時間|期間)"
+            r"\bhow\s+(?:long|often|quickly|soon)\b"
             r"|\b(?:timeouts?|intervals?|durations?|delays?|ttls?|latency|latencies|period|half-life)\b"
             r"|タイムアウト|間隔|期間|遅延|時間"
         ),
