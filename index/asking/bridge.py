@@ -87,6 +87,15 @@ def japanese_for(word: str) -> tuple[str, ...]:
     return tuple(ranked[:MAX_RENDERINGS])
 
 
+_GLOSSED = "SELECT 1 FROM SenseGloss INDEXED BY SenseGloss_text WHERE text IN (?, ?) LIMIT 1"
+
+
+def is_english(word: str) -> bool:
+    """JMdict glosses the folded ``word`` as itself or as ``to`` it: a word of English, not a form
+    of one cut wrongly (``match``, not ``matche`` of *matches*)."""
+    return _connection().execute(_GLOSSED, (word, f"to {word}")).fetchone() is not None
+
+
 @lru_cache(maxsize=16384)
 def names_a_thing(word: str) -> bool:
     """JMdict knows the English ``word`` as a noun (``ramen``, ``cup``), not only as a verb."""

@@ -23,7 +23,7 @@ from index.asking.quantities import COUNTERS, find_measured
 from index.asking.question import MAX_TERMS, Question, read_question
 from index.asking.sentences import Scored, SentenceScorer
 from index.asking.splitting import Sentence, split_sentences
-from index.asking.vocabulary import Shape
+from index.asking.vocabulary import Shape, spellings
 from index.asking.weights import bigrams, keyword_weights, name_terms, name_weight
 from index.catalog.names import NameTable
 from index.model import Candidate, Hit, Page, SearchResult
@@ -242,7 +242,8 @@ def unit_renderings(question: Question) -> tuple[str, ...]:
         return ()
     glosses = {k.text: k.glosses for k in question.keywords}
     words = reversed(question.unit.split())
-    units = tuple(dict.fromkeys(said for word in words for said in (word, *glosses.get(word, ()))))
+    said = (form for word in words for form in (*spellings(word), *glosses.get(word, ())))
+    units = tuple(dict.fromkeys(said))
     return (*units, "%", "％") if any(u in _PERCENT for u in units) else units
 
 

@@ -36,7 +36,7 @@ from index.asking.qualifiers import qualifiers_asked, says
 from index.asking.quantities import find_quantities, is_a_date
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
-from index.asking.vocabulary import STOPWORDS, Shape, stem
+from index.asking.vocabulary import STOPWORDS, Shape, spellings, stem
 from index.asking.weights import SaidText, is_latin, words_of
 from index.catalog.names import NameTable
 from index.model import Page
@@ -201,7 +201,7 @@ class SentenceScorer:
             if keyword.name is not None and self.about(sentence, keyword.name):
                 covered += weight
                 continue
-            whole = keyword.said_as in sentence.folded
+            whole = any(form in sentence.folded for form in spellings(keyword.said_as))
             spans = occurrences(keyword.text, sentence.folded, words, parts) if whole else []
             for rendering in keyword.glosses:
                 spans.extend(occurrences(rendering, sentence.folded, words, parts))

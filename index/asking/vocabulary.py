@@ -21,6 +21,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from index.asking.bridge import is_english
+
 _STOPWORD_TEXT = """
     a about after again against all already also am an and another any anybody anyone anything are around
     as at be because been before being below between both but by can could did do does doing done down
@@ -563,11 +565,31 @@ def is_stopword(word: str) -> bool:
     return word in STOPWORDS or singular(word) in STOPWORDS
 
 
+def spellings(word: str) -> tuple[str, ...]:
+    """What a text contains where it says ``word`` in any inflection: the word, and for an English
+    word in a consonant and -y the stem of its plural (``policy`` → ``polici`` of *policies*). Every
+    other inflection (*matches*, *caches*, *mounted*) spells the word whole."""
+    if word.isascii() and len(word) > 2 and word.endswith("y") and word[-2] not in "aeiou":
+        return (word, f"{word[:-1]}i")
+    return (word,)
+
+
+@lru_cache(maxsize=65536)
 def singular(word: str) -> str:
-    """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay."""
+    """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay.
+
+    A word in -es or -ies is cut where the dictionary knows the rest as a word: ``caches`` →
+    ``cache`` but ``matches`` → ``match``, ``policies`` → ``policy``, ``goes`` → ``go``; a word it
+    knows in none of those forms keeps its -es (``kubernetes``, ``hermes``: a name, not a plural).
+    A wrong cut weighed as a word no passage contains and had no Japanese rendering."""
     if not word.isascii() or len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "is")):
         return word
-    return word if word.endswith("us") and len(word) > 4 else word[:-1]
+    if word.endswith("us") and len(word) > 4:
+        return word
+    if not word.endswith("es"):
+        return word[:-1]
+    cuts = (word[:-1], *((f"{word[:-3]}y",) if word.endswith("ies") else ()), word[:-2])
+    return next((cut for cut in cuts if is_english(cut)), word)
 
 
 def relations_asked(folded: str, shape: Shape) -> tuple[tuple[Relation, ...], list[tuple[int, int]]]:

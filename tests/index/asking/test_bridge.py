@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from index.asking import bridge
-from index.asking.bridge import english_for, japanese_for, names_a_thing, parts_of
+from index.asking.bridge import english_for, is_english, japanese_for, names_a_thing, parts_of
 from index.asking.question import read_question
 from index.catalog.names import NameTable
 
@@ -148,3 +148,11 @@ def test_a_cold_lookup_reads_through_the_indexes(
     lookup.cache_clear()  # type: ignore[attr-defined]
     lookup(word)
     assert counted[0] * STEPS < MAX_STEPS
+
+
+@pytest.mark.parametrize(
+    ("word", "english"),
+    [("match", True), ("cache", True), ("matche", False), ("policie", False), ("kubernete", False)],
+)
+def test_is_english(word: str, english: bool) -> None:
+    assert is_english(word) is english

@@ -45,7 +45,10 @@ HARBOUR = {
     "wiki/entities/荒天ブリッジ.md": entity("荒天ブリッジ", body="潮見館の体験型の展示。"),
     "wiki/entities/Tide Archive.md": entity(
         "Tide Archive",
-        body="The port's record office.\n\n## Holdings\n\nIt keeps 14 repositories of tide tables.\n",
+        body=(
+            "The port's record office.\n\n## Holdings\n\nIt keeps 14 repositories of tide tables.\n"
+            "Readers of the galleries sit for 40 minutes at most. Its readers sit in 6 galleries.\n"
+        ),
     ),
     "wiki/entities/岬一郎.md": entity(
         "岬一郎",
@@ -247,6 +250,13 @@ def test_a_year_asked_in_is_said_by_the_answer(wiki: Wiki, question: str, answer
 def test_a_clipped_word_is_said_by_its_whole_spelling(wiki: Wiki) -> None:
     answer = wiki.answer("How many repos of tide tables are kept?")
     assert answer.confident and "14 repositories" in answer.sentences[0].text
+
+
+def test_a_count_asked_in_the_singular_is_said_in_the_plural(wiki: Wiki) -> None:
+    """how many galleries counts gallery, which *6 galleries* spells with -ies: the count of that unit
+    answers, not a number of another (40 minutes) in a sentence that says as much of the question."""
+    answer = wiki.answer("How many galleries do the Tide Archive readers sit in?")
+    assert answer.confident and "6 galleries" in answer.sentences[0].text
 
 
 def test_a_line_of_code_answers_under_the_sentence_that_introduces_it(wiki: Wiki) -> None:

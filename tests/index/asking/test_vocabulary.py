@@ -19,6 +19,7 @@ from index.asking.vocabulary import (
     relations_asked,
     shape_of,
     singular,
+    spellings,
     stem,
 )
 
@@ -161,10 +162,34 @@ def test_relations_asked(question: str, labels: tuple[str, ...] | None) -> None:
         ("analysis", "analysis"),
         ("status", "status"),
         ("class", "class"),
+        # -es and -ies cut where the rest is a word: not matche, policie, goe, processe
+        ("matches", "match"),
+        ("caches", "cache"),
+        ("policies", "policy"),
+        ("cookies", "cookie"),
+        ("goes", "go"),
+        ("processes", "process"),
+        ("uses", "use"),
+        # a word the dictionary knows in no cut form keeps its -es: a name, not a plural
+        ("kubernetes", "kubernetes"),
+        ("series", "series"),
     ],
 )
 def test_singular(word: str, expected: str) -> None:
     assert singular(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("policy", ("policy", "polici")),  # policies
+        ("key", ("key",)),  # keys: a vowel before -y
+        ("match", ("match",)),  # matches contains it
+        ("ポリシー", ("ポリシー",)),
+    ],
+)
+def test_spellings(word: str, expected: tuple[str, ...]) -> None:
+    assert spellings(word) == expected
 
 
 @pytest.mark.parametrize(
