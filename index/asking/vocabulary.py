@@ -119,13 +119,14 @@ _FRAMING = re.compile(
     r"|^(?:(?:hey|hi|hello|ok(?:ay)?|so|btw|sorry|quick(?:\s+(?:one|question|q))?"
     r"|(?:dumb|silly|stupid|newbie|noob|random)\s+question)\s*(?:[,:;!.\u2014]|\s-)\s*)+"
     r"|\bin\s+(?:simple|plain|layman['\u2019]?s|lay|basic|practical)\s+terms\b"
-    r"|\bin\s+[\w'\u2019-]+\s+(?P<only>terms)\b"
+    r"|\bin\s+[\w'\u2019-]+\s+terms\b"
     r"|^(?:ちょっと質問(?:です)?|質問です|すみません|すいません)[、,:：\s]*"
     r"|(?:wiki|ウィキ)\s*(?:によると|によれば|では|だと)"
 )
 """How a question hedges or frames itself (roughly how many, according to the log, according to
-the wiki, who came up with X, what does X stand for these days, wiki では, in Kueue terms: only
-*terms*), or opens (quick question:, hey,): no sentence is expected to say these words."""
+the wiki, who came up with X, what does X stand for these days, wiki では, in Kueue terms: the frame
+the wiki is written in, which a sentence rarely repeats), or opens (quick question:, hey,): no
+sentence is expected to say these words."""
 _MEASURES = (
     (
         "time",
@@ -427,7 +428,7 @@ def shape_of(folded: str) -> Shaped:
     """The question's shape, what it names of the answer (a unit, cue words, a kind of page), and
     the spans of its asking words."""
     asking = [match.span() for match in _ASKING.finditer(folded)]
-    asking += [match.span("only" if match.group("only") else 0) for match in _FRAMING.finditer(folded)]
+    asking += [match.span() for match in _FRAMING.finditer(folded)]
     difference = _DIFFERENCE.search(folded)
     if difference:
         return Shaped(Shape.DIFFERENCE, [*asking, difference.span()])

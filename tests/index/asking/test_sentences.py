@@ -259,6 +259,13 @@ def test_a_count_asked_in_the_singular_is_said_in_the_plural(wiki: Wiki) -> None
     assert answer.confident and "6 galleries" in answer.sentences[0].text
 
 
+def test_the_frame_of_a_question_is_no_word_it_asks(wiki: Wiki) -> None:
+    """*in Portwell terms* frames what TAP is: the definition answers alone, not beside Portwell's."""
+    answer = wiki.answer("What's TAP in Portwell terms?")
+    shown = [sentence.text for sentence in answer.sentences]
+    assert shown == ["The harbour's warning scheme for spring tides."]
+
+
 def test_a_line_of_code_answers_under_the_sentence_that_introduces_it(wiki: Wiki) -> None:
     """The line says what was asked (cranectl); its lead says the rest (restart, stall): it answers
     first, before the lead itself."""

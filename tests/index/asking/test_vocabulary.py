@@ -247,7 +247,7 @@ def test_whether_a_message_asks(message: str, asked: bool) -> None:
         ("quick one: what's a cohort?", ("quick one: ",)),
         ("Hey, which port does it use?", ("hey, ",)),
         ("Explain borrowing in simple terms", ("in simple terms",)),
-        ("What's a cohort in Kueue terms?", ("terms",)),
+        ("What's a cohort in Kueue terms?", ("in kueue terms",)),  # the frame, which sentences leave unsaid
         ("hey, quick question: what is a cohort?", ("hey, quick question: ",)),
         ("Who developed Minder?", ()),
     ],
@@ -258,7 +258,7 @@ def test_hedges_and_framing_are_asking_words(question: str, asked: tuple[str, ..
     said = {folded[start:end] for start, end in spans}
     assert set(asked) <= said
     assert not any(
-        word in said for word in ("people", "futarchy", "gfm", "log", "minder", "kueue", "borrowing")
+        word in said for word in ("people", "futarchy", "gfm", "log", "minder", "cohort", "borrowing")
     )
 
 
