@@ -56,7 +56,9 @@ def keyword_weights(
     in_titles = {k.text for k in question.keywords if occurs_in(k.said_as, named, words_of(named))}
     present |= in_titles
     glossed = {
-        k.text: [g for g in k.glosses if g in said] for k in question.keywords if k.text not in present
+        k.text: [g for g in k.glosses if occurs_in(g, said, words)]
+        for k in question.keywords
+        if k.text not in present
     }
     words_present = {k.word for k in question.keywords if k.text in present and not k.lone}
     # A word the wiki writes as the question does (all its bigrams occur: 筆頭著者) is a word it
