@@ -150,12 +150,26 @@ def find_quantities(
 
 
 def _counting(folded: str, units: Sequence[str], start: int, end: int, gap: int) -> Spans:
-    """The number at ``start:end`` with the first unit asked that follows within ``gap``."""
+    """The number at ``start:end`` with the first unit asked that follows within ``gap``: an English
+    unit as the start of a word (3 ports, not the *port* of 3 important bugs)."""
     for unit in units:
-        at = folded.find(unit, end, end + gap + len(unit))
+        at = _unit_at(folded, unit, end, end + gap + len(unit))
         if at >= 0:
             return [strip_span(folded, start, at + len(unit))]
     return []
+
+
+def writes_unit(folded: str, unit: str) -> bool:
+    """The folded text writes the unit: an English one as the start of a word (*ports*, not the
+    *port* of *support*), any other anywhere."""
+    return _unit_at(folded, unit, 0, len(folded)) >= 0
+
+
+def _unit_at(folded: str, unit: str, start: int, stop: int) -> int:
+    at = folded.find(unit, start, stop)
+    while at > 0 and unit.isascii() and folded[at - 1].isascii() and folded[at - 1].isalpha():
+        at = folded.find(unit, at + 1, stop)
+    return at
 
 
 def strip_span(text: str, start: int, end: int) -> tuple[int, int]:

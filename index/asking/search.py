@@ -19,7 +19,7 @@ from index.analysis import tokenize
 from index.asking.acronyms import expansion_spans
 from index.asking.inflections import inflections_held
 from index.asking.mentions import folded_names
-from index.asking.quantities import COUNTERS, find_measured
+from index.asking.quantities import COUNTERS, find_measured, writes_unit
 from index.asking.question import MAX_TERMS, Question, read_question
 from index.asking.sentences import Scored, SentenceScorer
 from index.asking.splitting import Sentence, split_sentences
@@ -202,7 +202,9 @@ def scorer_for(
     ]
     weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said, titles)
     units = unit_renderings(retrieval.question)
-    if not any(unit in sentence.folded for sentence in sentences for unit in units) and not _kept(units):
+    if not any(writes_unit(sentence.folded, unit) for sentence in sentences for unit in units) and not _kept(
+        units
+    ):
         units = ()  # how many interruptions: the passages count 中断 in Japanese; any number may answer
     # how long, what width: answered by a number in a unit of a measure asked, those the passages write.
     measures = tuple(

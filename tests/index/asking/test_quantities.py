@@ -9,7 +9,7 @@ import pytest
 
 from index.analysis import fold
 from index.asking.qualifiers import QUALIFIERS, says
-from index.asking.quantities import find_quantities, is_a_date
+from index.asking.quantities import find_quantities, is_a_date, writes_unit
 from index.asking.weights import SaidText, words_of
 
 
@@ -39,6 +39,9 @@ from index.asking.weights import SaidText, words_of
         ("See arXiv 2401.12345 for details.", (), False, False, []),
         # a unit asked that the sentence does not count
         ("The quay is 300 metres long.", ("crane",), False, False, []),
+        # an English unit starts a word: the port of important or supported is none
+        ("We fixed 3 important bugs, 2 supported modes.", ("port",), False, False, []),
+        ("It opens 3 ports, also as 8080port.", ("port",), False, False, ["3 port", "8080port"]),
     ],
 )
 def test_the_numbers_a_sentence_holds(
@@ -129,3 +132,15 @@ def test_a_hostile_sentence_is_read_in_linear_time(hostile: str) -> None:
 )
 def test_a_value_that_is_a_date_and_nothing_else(text: str, dated: bool) -> None:
     assert is_a_date(text) is dated
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "written"),
+    [
+        ("the ports it opens", "port", True),
+        ("full support", "port", False),
+        ("ファイル数は多い", "ファイル", True),
+    ],
+)
+def test_a_text_writes_the_unit(text: str, unit: str, written: bool) -> None:
+    assert writes_unit(fold(text), unit) is written
