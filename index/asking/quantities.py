@@ -125,7 +125,7 @@ def find_quantities(
     soft = bool(units) and units[0] in COUNTERS
     dates = [match.span() for match in _DATE.finditer(folded)]
     # English counts in Japanese prose with a counter (how many people: 参加者 130 名).
-    unsaid = not any(unit in folded for unit in units)
+    unsaid = not any(writes_unit(folded, unit) for unit in units)
     counters = bool(units and not soft and units[0].isascii() and _CJK_TEXT.search(folded)) and unsaid
     found = []
     counted: Spans = []
@@ -153,7 +153,7 @@ def _counting(folded: str, units: Sequence[str], start: int, end: int, gap: int)
     """The number at ``start:end`` with the first unit asked that follows within ``gap``: an English
     unit as the start of a word (3 ports, not the *port* of 3 important bugs)."""
     for unit in units:
-        at = _unit_at(folded, unit, end, end + gap + len(unit))
+        at = word_at(folded, unit, end, end + gap + len(unit))
         if at >= 0:
             return [strip_span(folded, start, at + len(unit))]
     return []
@@ -162,14 +162,28 @@ def _counting(folded: str, units: Sequence[str], start: int, end: int, gap: int)
 def writes_unit(folded: str, unit: str) -> bool:
     """The folded text writes the unit: an English one as the start of a word (*ports*, not the
     *port* of *support*), any other anywhere."""
-    return _unit_at(folded, unit, 0, len(folded)) >= 0
+    return word_at(folded, unit) >= 0
 
 
-def _unit_at(folded: str, unit: str, start: int, stop: int) -> int:
-    at = folded.find(unit, start, stop)
-    while at > 0 and unit.isascii() and folded[at - 1].isascii() and folded[at - 1].isalpha():
-        at = folded.find(unit, at + 1, stop)
+def word_at(folded: str, text: str, start: int = 0, stop: int | None = None) -> int:
+    """Where ``text`` first stands in ``folded[start:stop]``: English as a word, singular or plural
+    (the *lab* of *labs*, not of *label* or *available*), anything else anywhere; -1 if nowhere."""
+    stop = len(folded) if stop is None else stop
+    at = folded.find(text, start, stop)
+    if not text.isascii():
+        return at
+    while at >= 0 and not _a_word(folded, at, at + len(text)):
+        at = folded.find(text, at + 1, stop)
     return at
+
+
+def _a_word(folded: str, start: int, end: int) -> bool:
+    before = folded[start - 1] if start else ""
+    return not (before.isascii() and before.isalpha()) and _WORD_END.match(folded, end) is not None
+
+
+_WORD_END = re.compile(r"(?:e?s)?(?![a-z])")
+"""Where an English word ends: its plural's -s or -es, then anything but a letter."""
 
 
 def strip_span(text: str, start: int, end: int) -> tuple[int, int]:

@@ -244,7 +244,7 @@ def unit_renderings(question: Question) -> tuple[str, ...]:
         return ()
     glosses = {k.text: k.glosses for k in question.keywords}
     words = reversed(question.unit.split())
-    said = (form for word in words for form in (*spellings(word), *glosses.get(word, ())))
+    said = (form for word in words for said in (word, *glosses.get(word, ())) for form in spellings(said))
     units = tuple(dict.fromkeys(said))
     return (*units, "%", "％") if any(u in _PERCENT for u in units) else units
 

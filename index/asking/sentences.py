@@ -33,7 +33,7 @@ from index.asking.acronyms import expansion_spans
 from index.asking.kinds import instances, kind_named
 from index.asking.mentions import camel_parts, folded_names, mentions, merge, occurrences
 from index.asking.qualifiers import qualifiers_asked, says
-from index.asking.quantities import find_quantities, is_a_date
+from index.asking.quantities import find_quantities, is_a_date, word_at
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
 from index.asking.vocabulary import STOPWORDS, Shape, spellings, stem
@@ -441,10 +441,10 @@ class SentenceScorer:
         if cues:
             spans = []
             for cue in cues:
-                at = sentence.folded.find(cue)
+                at = word_at(sentence.folded, cue)
                 while at >= 0:
                     spans.append(_named_before(sentence, at, at + len(cue)))
-                    at = sentence.folded.find(cue, at + len(cue))
+                    at = word_at(sentence.folded, cue, at + len(cue))
             return bool(spans), spans
         named = set(self.named)
         wants = self.question.wants

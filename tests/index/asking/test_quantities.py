@@ -9,7 +9,7 @@ import pytest
 
 from index.analysis import fold
 from index.asking.qualifiers import QUALIFIERS, says
-from index.asking.quantities import find_quantities, is_a_date, writes_unit
+from index.asking.quantities import find_quantities, is_a_date, word_at, writes_unit
 from index.asking.weights import SaidText, words_of
 
 
@@ -144,3 +144,17 @@ def test_a_value_that_is_a_date_and_nothing_else(text: str, dated: bool) -> None
 )
 def test_a_text_writes_the_unit(text: str, unit: str, written: bool) -> None:
     assert writes_unit(fold(text), unit) is written
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "at"),
+    [
+        ("the label is available at tide labs", "lab", 31),  # not the lab of label or available
+        ("laboratory", "lab", -1),
+        ("3 ports, 640px, 2 gpu-hours", "port", 2),
+        ("3つのチーム", "チーム", 3),  # anything else anywhere
+        ("steam", "team", -1),
+    ],
+)
+def test_where_a_word_stands(text: str, word: str, at: int) -> None:
+    assert word_at(text, word) == at

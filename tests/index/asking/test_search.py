@@ -7,7 +7,7 @@ import pytest
 from index.analysis import tokenize
 from index.asking.inflections import INFLECTED_TERMS, MAX_FORMS, inflections_held
 from index.asking.question import MAX_QUERY_CHARS, read_question
-from index.asking.search import POSTINGS_BUDGET, within_budget
+from index.asking.search import POSTINGS_BUDGET, unit_renderings, within_budget
 from index.catalog.names import NameTable
 from index.store.engine import SearchStore
 from index.store.values import Chunk, QueryPlan
@@ -468,3 +468,15 @@ def test_the_abbreviations_of_an_aside_are_no_keywords(question: str, words: set
     read = read_question(question, NameTable(), {})
     assert {keyword.text for keyword in read.keywords} == words
     assert not {"e", "g", "i", "vs"} & set(read.terms)
+
+
+@pytest.mark.parametrize(
+    ("question", "units"),
+    [
+        # the unit, its other spelling and each one's -ies plural as prose writes them (14 repositories)
+        ("How many repos are kept?", ("repo", "repository", "repositori")),
+        ("何ファイル調べた?", ("ファイル",)),
+    ],
+)
+def test_the_unit_asked_is_written_as_prose_counts_it(question: str, units: tuple[str, ...]) -> None:
+    assert unit_renderings(read_question(question, NameTable(), {})) == units
