@@ -151,7 +151,7 @@ def find_quantities(
 
 def _counting(folded: str, units: Sequence[str], start: int, end: int, gap: int) -> Spans:
     """The number at ``start:end`` with the first unit asked that follows within ``gap``: an English
-    unit as the start of a word (3 ports, not the *port* of 3 important bugs)."""
+    unit as a word (3 ports, not the *port* of 3 important bugs)."""
     for unit in units:
         at = word_at(folded, unit, end, end + gap + len(unit))
         if at >= 0:
@@ -160,8 +160,8 @@ def _counting(folded: str, units: Sequence[str], start: int, end: int, gap: int)
 
 
 def writes_unit(folded: str, unit: str) -> bool:
-    """The folded text writes the unit: an English one as the start of a word (*ports*, not the
-    *port* of *support*), any other anywhere."""
+    """The folded text writes the unit: an English one as a word (*ports*, not the *port* of
+    *support*), any other anywhere."""
     return word_at(folded, unit) >= 0
 
 

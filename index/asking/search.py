@@ -202,9 +202,8 @@ def scorer_for(
     ]
     weights = keyword_weights(retrieval.question, retrieval.total, retrieval.frequencies, said, titles)
     units = unit_renderings(retrieval.question)
-    if not any(writes_unit(sentence.folded, unit) for sentence in sentences for unit in units) and not _kept(
-        units
-    ):
+    written = any(writes_unit(sentence.folded, unit) for sentence in sentences for unit in units)
+    if not written and not _kept(units):
         units = ()  # how many interruptions: the passages count 中断 in Japanese; any number may answer
     # how long, what width: answered by a number in a unit of a measure asked, those the passages write.
     measures = tuple(
