@@ -72,7 +72,7 @@ def japanese_for(word: str) -> tuple[str, ...]:
         return ()
     connection = _connection()
     forms: dict[str, int] = {}
-    entries = _entries(word)
+    entries = _entries(word) + [found for base in base_forms(word) for found in _entries(base)]
     if not any(not verb for _entry, verb in entries):
         # A verb: Japanese says it with a noun and する (反応する), glossed as the noun (reaction).
         entries += [found for noun in _nouns_of(word) for found in _entries(noun)]
@@ -100,6 +100,28 @@ def is_english(word: str) -> bool:
 def names_a_thing(word: str) -> bool:
     """JMdict knows the English ``word`` as a noun (``ramen``, ``cup``), not only as a verb."""
     return _ENGLISH_WORD.fullmatch(word) is not None and any(not verb for _entry, verb in _entries(word))
+
+
+_DOUBLED = re.compile(r"([bdgklmnprtz])\1$")
+_VOWEL = re.compile(r"[aeiouy]")
+
+
+@lru_cache(maxsize=16384)
+def base_forms(word: str) -> tuple[str, ...]:
+    """The verbs an English ``-ed`` or ``-ing`` form may be of, those JMdict knows (*published* →
+    *publish*, *leased* → *lease*, *stopped* → *stop*, *applied* → *apply*, *forgetting* →
+    *forget*): Japanese prose says the verb, not the form."""
+    for ending in ("ed", "ing"):
+        stem = word.removesuffix(ending)
+        if stem == word or not _VOWEL.search(stem):
+            continue  # *thing* is no *th* + ing
+        candidates = [stem, f"{stem}e"]
+        if _DOUBLED.search(stem):
+            candidates.append(stem[:-1])
+        if ending == "ed" and stem.endswith("i"):
+            candidates.append(f"{stem[:-1]}y")
+        return tuple(base for base in candidates if len(base) >= 3 and is_english(base))
+    return ()
 
 
 def _nouns_of(verb: str) -> list[str]:

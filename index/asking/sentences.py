@@ -37,7 +37,7 @@ from index.asking.quantities import find_quantities, is_a_date, word_at
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
 from index.asking.vocabulary import STOPWORDS, Shape, spellings, stem
-from index.asking.weights import SaidText, is_latin, words_of
+from index.asking.weights import SaidText, capitalised, is_latin, words_of
 from index.catalog.names import NameTable
 from index.model import Page
 from index.reading.format import PROPERTIES_HEADING
@@ -567,22 +567,6 @@ def _titles_asked(question: Question) -> tuple[tuple[str, ...], ...]:
         }
         titles.append((match.group(1), *sorted(glosses)))
     return tuple(titles)
-
-
-def capitalised(text: str, start: int, keyword: str) -> bool:
-    """The question writes the Latin word at ``start`` of its folded text as a name: capitalised
-    (Podman, Heartbleed), not as the first word of a sentence, or with a capital or a digit inside
-    (OSTree, Argon2id). A number (10 of "after 10 minutes") is not a name, nor a question folding
-    changes the length of read so."""
-    if not keyword.isascii() or len(fold(text)) != len(text) or keyword in STOPWORDS:
-        return False
-    if not any(char.isalpha() for char in keyword):
-        return False
-    written = text[start : start + len(keyword)]
-    if any(char.isupper() or char.isdigit() for char in written[1:]):
-        return True
-    before = text[:start].rstrip()
-    return written[:1].isupper() and bool(before) and before[-1] not in ".!?。！？「『\"'(（"
 
 
 def _echoes(folded: str, terms: list[tuple[int, int]]) -> bool:

@@ -14,10 +14,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from wordfreq import word_frequency
+
 from index.analysis import fold, is_function_bigram, tokenize
 from index.asking.bridge import names_a_thing
 from index.asking.question import Keyword, Question
-from index.asking.vocabulary import says_a_change, singular, stem
+from index.asking.vocabulary import STOPWORDS, says_a_change, singular, stem
 
 _LATIN = re.compile(r"[a-z0-9]+")
 
@@ -69,7 +71,8 @@ def keyword_weights(
     for keyword in question.keywords:
         if keyword.lone:
             continue
-        idf = _idf(total, max(_frequency(keyword, frequencies), 1))
+        ceiling = _english_idf(question.text, keyword)
+        idf = min(_idf(total, max(_frequency(keyword, frequencies), 1)), ceiling)
         if keyword.name is not None:
             weights[keyword.text] = idf
         elif keyword.text in present:
@@ -88,7 +91,8 @@ def keyword_weights(
             # its commonest rendering weighs, as much as the passages are in that language.
             renderings = glossed[keyword.text]
             frequency = max(max(frequencies.get(g, 0), 1) for g in renderings)
-            weights[keyword.text] = _idf(total, frequency) * (latin if renderings[0].isascii() else 1 - latin)
+            idf = min(_idf(total, frequency), ceiling)
+            weights[keyword.text] = idf * (latin if renderings[0].isascii() else 1 - latin)
         elif keyword.text.isascii():
             # A word the passages lack: over English passages they do not say it; over Japanese
             # ones they may say it in Japanese, or not at all (weighing nothing there), unless it
@@ -171,6 +175,53 @@ def name_terms(name: str) -> list[str]:
 
 def _idf(total: int, frequency: int) -> float:
     return math.log(1 + (total - frequency + 0.5) / (frequency + 0.5))
+
+
+PASSAGE_WORDS = 100
+"""About how many words a passage of the wiki holds (up to 700 characters: `index.store.chunks`)."""
+
+
+def _english_idf(text: str, keyword: Keyword) -> float:
+    """What an English word of the question may weigh at most: its IDF over passages of English at
+    large (`wordfreq`'s frequency, as the share of ``PASSAGE_WORDS``-word passages that say it).
+
+    A small wiki's IDF overrates the common words it happens to use seldom: *told*, *keep*,
+    *across* stand in few passages of a security wiki, yet say little of what a question asks
+    (*why are we told to switch off TLS compression?*), while the sentence that answers says the
+    rare words (*compression*) and not the asker's. A word the question writes as a name (Python,
+    TLS; any capitalised word in a Japanese question) and a word English does not know keep the
+    wiki's weight.
+    """
+    if keyword.name is not None or not keyword.text.isascii() or not keyword.text.isalpha():
+        return math.inf
+    if _typed_as_name(text, keyword) or capitalised(text, keyword.start, keyword.text):
+        return math.inf
+    written = text[keyword.start : keyword.start + len(keyword.text)]
+    if written[:1].isupper() and not is_latin(fold(text)):
+        return math.inf  # Slack, Python in a Japanese question: it has no capitals of its own
+    return _common_idf(keyword.text)
+
+
+@lru_cache(maxsize=4096)
+def _common_idf(word: str) -> float:
+    share = min(1.0, word_frequency(word, "en") * PASSAGE_WORDS)
+    return math.log(1 + (1 - share) / share) if share > 0 else math.inf
+
+
+def capitalised(text: str, start: int, keyword: str) -> bool:
+    """The question writes the Latin word at ``start`` of its folded text as a name: capitalised
+    (Podman, Heartbleed), not as the first word of a sentence, or with a capital or a digit inside
+    (OSTree, Argon2id). A number (10 of "after 10 minutes") is not a name, nor a question folding
+    changes the length of read so."""
+    if not keyword.isascii() or len(fold(text)) != len(text) or keyword in STOPWORDS:
+        return False
+    if not any(char.isalpha() for char in keyword):
+        return False
+    written = text[start : start + len(keyword)]
+    if any(char.isupper() or char.isdigit() for char in written[1:]):
+        return True
+    before = text[:start].rstrip()
+    return written[:1].isupper() and bool(before) and before[-1] not in ".!?。！？「『\"'(（"
 
 
 def _typed_as_name(text: str, keyword: Keyword) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from index.asking import bridge
-from index.asking.bridge import english_for, is_english, japanese_for, names_a_thing, parts_of
+from index.asking.bridge import base_forms, english_for, is_english, japanese_for, names_a_thing, parts_of
 from index.asking.question import read_question
 from index.catalog.names import NameTable
 
@@ -63,6 +63,31 @@ def test_japanese_for(word: str, says: str | None, lacks: str) -> None:
     found = japanese_for(word)
     assert (says in found) if says else found == ()
     assert lacks not in found
+
+
+@pytest.mark.parametrize(
+    ("word", "bases"),
+    [
+        ("leased", ("lease",)),  # -d
+        ("stitched", ("stitch",)),  # -ed
+        ("stopped", ("stop",)),  # a doubled consonant
+        ("applied", ("apply",)),  # -ied
+        ("forgetting", ("forget",)),  # -ing, doubled
+        ("used", ("use",)),  # not *us*: a base of one or two letters is no word asked
+        ("thing", ()),  # not *th* + ing
+        ("need", ()),  # not *ne* + ed
+        ("port", ()),  # not inflected
+    ],
+)
+def test_base_forms(word: str, bases: tuple[str, ...]) -> None:
+    assert base_forms(word) == bases
+
+
+def test_an_inflected_verb_is_rendered_as_its_verb() -> None:
+    """*leased* is said in Japanese as *lease* is (賃貸, リース), which JMdict glosses only in the
+    base form."""
+    assert "リース" in japanese_for("leased")
+    assert set(japanese_for("lease")) <= set(japanese_for("leased"))
 
 
 @pytest.mark.parametrize(

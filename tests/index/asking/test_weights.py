@@ -41,3 +41,27 @@ def test_a_rendering_is_said_as_a_word_not_inside_one(sentence: str, weighed: bo
     question = read_question("全部で何ページ?", NameTable(), {})
     weights = keyword_weights(question, 1000, {"全部": 3, "all": 400}, [fold(sentence)])
     assert (weights["全部"] > 4) is weighed
+
+
+@pytest.mark.parametrize(
+    ("question", "common", "kept"),
+    [
+        # *told* is rare in a security wiki, not in English: it weighs no more than it would there
+        ("Why are we told to switch off TLS compression?", "told", "compression"),
+        # a name the question writes in capitals keeps the wiki's weight, in either language
+        ("Which Python version does the plugin require?", "version", "python"),
+        ("Google の通知の設定は?", None, "google"),
+    ],
+)
+def test_a_common_english_word_weighs_no_more_than_in_english(
+    question: str, common: str | None, kept: str
+) -> None:
+    """Every keyword is as rare in the wiki (3 passages of 1,000) and said by the passage: only the
+    common English one is capped, at its IDF over passages of English at large."""
+    read = read_question(question, NameTable(), {})
+    rare = {keyword.text: 3 for keyword in read.keywords}
+    passage = " ".join(keyword.text for keyword in read.keywords if keyword.text.isascii())
+    weights = keyword_weights(read, 1000, rare, [passage])
+    assert weights[kept] == pytest.approx(max(weights.values()))
+    if common is not None:
+        assert weights[common] < weights[kept] - 1
