@@ -3,10 +3,10 @@
 A sentence is read where it stands: on its page, under its section, in its passage. Its
 **coverage** is the share of the question's keywords it contains, each weighted by how rare it is
 in the wiki (IDF, `index.asking.weights`). The page's own names and the section heading count as
-said (a sentence on
-Minder's page under 性能 is about Minder's performance without repeating either); a word said
-elsewhere in its passage counts half; a keyword that is part of a page's name counts when the
-sentence names that page in any of its names (so ``root cause analysis`` is found in 根本原因分析).
+said (a sentence on Minder's page under 性能 is about Minder's performance without repeating
+either); a word said elsewhere in its passage, or in its page's summary, counts half; a keyword
+that is part of a page's name counts when the sentence names that page in any of its names (so
+``root cause analysis`` is found in 根本原因分析).
 Its **fit** says whether it holds what the question's shape asks for: a quantity (of the unit
 asked, when one is; a sum with a currency when money is asked), a name (one the question does not
 already say, and not a capitalised ``He``), a definition, the two things compared. A sentence that
@@ -47,7 +47,10 @@ ANSWERS_AT = 0.5
 UNFIT_FACTOR = 0.5
 PASSAGE_SHARE = 0.5
 """A word of the question said elsewhere in the sentence's passage counts half: the sentence is
-read in its paragraph (…チームで開発された。本番の ML 基盤で稼働している。), but it is not what says it."""
+read in its paragraph (…チームで開発された。本番の ML 基盤で稼働している。), but it is not what says it.
+So does a word of its page's summary, which says what every sentence of the page is about: the
+page's fact (*Feature gate `WorkloadPriorityBoost`*) is not outranked by the summary that says the
+question's topic (*external controllers can set the priority-boost annotation*) and not the fact."""
 DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
 """Where a page says what its subject is: the lead, ``## 定義``, ``## 概要``."""
 
@@ -214,7 +217,10 @@ class SentenceScorer:
                 found.extend(written)  # an instance (GPL-3.0 of license) is what was asked, not an echo
             elif lead is not None and any(lead.has(text) for text in (keyword.said_as, *keyword.glosses)):
                 led += weight
-            elif any(self._passage_of(sentence).has(text) for text in (keyword.said_as, *keyword.glosses)):
+            elif any(
+                self._passage_of(sentence).has(text) or self._summary_of(sentence).has(text)
+                for text in (keyword.said_as, *keyword.glosses)
+            ):
                 covered += weight * PASSAGE_SHARE
                 passage_only = passage_only or weight > 0
             else:

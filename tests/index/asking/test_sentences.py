@@ -108,6 +108,11 @@ HARBOUR = {
         body="The Harbour Board is a council of the town that oversees the Breakwater. "
         "The Seawall is a stone bank that shelters the west quay.\n",
     ),
+    "wiki/entities/Gull Beacon.md": entity(
+        "Gull Beacon",
+        body="Harbour pilots can set a flag on the Gull Beacon.\n\n"
+        "## Stage\n\nFeature gate `BeaconBoost`, off by default.\n",
+    ),
 }
 
 
@@ -257,6 +262,13 @@ def test_a_count_asked_in_the_singular_is_said_in_the_plural(wiki: Wiki) -> None
     answers, not a number of another (40 minutes) in a sentence that says as much of the question."""
     answer = wiki.answer("How many galleries do the Tide Archive readers sit in?")
     assert answer.confident and "6 galleries" in answer.sentences[0].text
+
+
+def test_a_fact_of_a_page_is_read_with_its_summary(wiki: Wiki) -> None:
+    """The summary says the question's topic (pilots, flag), not the gate asked: its words
+    count half for every sentence of the page, so the page's fact answers before its summary."""
+    answer = wiki.answer("Which feature gate lets harbour pilots raise the Gull Beacon's priority by flag?")
+    assert answer.confident and "BeaconBoost" in answer.sentences[0].text, answer.sentences
 
 
 def test_the_frame_of_a_question_is_no_word_it_asks(wiki: Wiki) -> None:
