@@ -32,6 +32,7 @@ def test_a_text_says_a_word(text: str, word: str, said: bool) -> None:
     ("sentence", "weighed"),
     [
         # *all* (全部) said only inside *small* and *call*: the word is missing, and keeps its weight
+        # (as common in Japanese as it is, `_common_ceiling`: 2.8, against the 0.9 of *all*)
         ("a small call of the page", True),
         # said as a word, in English passages: it weighs as that rendering does, as much as they are English
         ("all of the page", False),
@@ -40,27 +41,28 @@ def test_a_text_says_a_word(text: str, word: str, said: bool) -> None:
 def test_a_rendering_is_said_as_a_word_not_inside_one(sentence: str, weighed: bool) -> None:
     question = read_question("全部で何ページ?", NameTable(), {})
     weights = keyword_weights(question, 1000, {"全部": 3, "all": 400}, [fold(sentence)])
-    assert (weights["全部"] > 4) is weighed
+    assert (weights["全部"] > 2) is weighed
 
 
 @pytest.mark.parametrize(
-    ("question", "common", "kept"),
+    ("question", "passage", "common", "kept"),
     [
         # *told* is rare in a security wiki, not in English: it weighs no more than it would there
-        ("Why are we told to switch off TLS compression?", "told", "compression"),
+        ("Why are we told to turn off TLS compression?", "told turn tls compression", "told", "compression"),
+        ("Which Python version does it require?", "python version require", "version", "python"),
+        # 自分 is as common in Japanese; a bigram (後始, 始末) is capped as its word, 後始末, which is not
+        ("自分で後始末するには?", "自分で後始末する", "自分", "始末"),
         # a name the question writes in capitals keeps the wiki's weight, in either language
-        ("Which Python version does the plugin require?", "version", "python"),
-        ("Google の通知の設定は?", None, "google"),
+        ("Google の通知の設定は?", "google", None, "google"),
     ],
 )
-def test_a_common_english_word_weighs_no_more_than_in_english(
-    question: str, common: str | None, kept: str
+def test_a_common_word_weighs_no_more_than_in_its_language(
+    question: str, passage: str, common: str | None, kept: str
 ) -> None:
     """Every keyword is as rare in the wiki (3 passages of 1,000) and said by the passage: only the
-    common English one is capped, at its IDF over passages of English at large."""
+    common one is capped, at its IDF over passages of its language at large."""
     read = read_question(question, NameTable(), {})
     rare = {keyword.text: 3 for keyword in read.keywords}
-    passage = " ".join(keyword.text for keyword in read.keywords if keyword.text.isascii())
     weights = keyword_weights(read, 1000, rare, [passage])
     assert weights[kept] == pytest.approx(max(weights.values()))
     if common is not None:
