@@ -14,8 +14,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from wordfreq import get_frequency_dict
-
 from index.analysis import fold, is_function_bigram, tokenize
 from index.asking.bridge import names_a_thing
 from index.asking.question import Keyword, Question
@@ -219,9 +217,18 @@ def _common_idf(word: str, language: str) -> float:
     language, 14 ms to load): a rarer word's IDF there is above 8 (Japanese) or 9 (English), more
     than a word weighs in a wiki of a few thousand passages, so the list of every word (70 MB in
     memory) would cap nothing more but in the largest wikis."""
-    frequency = get_frequency_dict(language, "small").get(word, 0.0)
+    frequency = _frequencies(language).get(word, 0.0)
     share = min(1.0, frequency * PASSAGE_CHARS / CHARS_PER_WORD[language])
     return math.log(1 + (1 - share) / share) if share > 0 else math.inf
+
+
+@lru_cache(maxsize=2)
+def _frequencies(language: str) -> dict[str, float]:
+    """wordfreq's small list of ``language``, loaded by the first question that needs it: the
+    package takes 0.13 s to import, which a lookup or a command that answers nothing never pays."""
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict(language, "small")
 
 
 def capitalised(text: str, start: int, keyword: str) -> bool:
