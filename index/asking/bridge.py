@@ -64,18 +64,22 @@ def _connection() -> sqlite3.Connection:
 @lru_cache(maxsize=16384)
 def japanese_for(word: str) -> tuple[str, ...]:
     """How Japanese prose may write the English ``word`` (folded): the forms of the JMdict entries
-    glossed as that very word, as a noun or a verb (``port``, ``react`` → 反応; ``worked`` is not
-    read as ``work``: an inflected word is rendered by the asking vocabulary, `index.asking.vocabulary.gloss`,
-    or not at all), most common first; an inflecting form as its stem
-    (用いる → 用い). Hiragana-only forms (ある, する) are left out: they say nothing alone."""
+    glossed as that very word, as a noun or a verb (``port``, ``react`` → 反応), or, for an ``-ed``
+    or ``-ing`` form the dictionary does not gloss, as the verb it is a form of (``leased`` →
+    リース, `base_forms`); most common first; an inflecting form as its stem (用いる → 用い).
+    Hiragana-only forms (ある, する) are left out: they say nothing alone."""
     if not _ENGLISH_WORD.fullmatch(word) or len(word) < 3:
         return ()
     connection = _connection()
     forms: dict[str, int] = {}
-    entries = _entries(word) + [found for base in base_forms(word) for found in _entries(base)]
-    if not any(not verb for _entry, verb in entries):
+    entries = _entries(word)
+    verb = word
+    if not entries:
+        verb = next(iter(base_forms(word)), word)
+        entries = _entries(verb) if verb != word else []
+    if not any(not is_verb for _entry, is_verb in entries):
         # A verb: Japanese says it with a noun and する (反応する), glossed as the noun (reaction).
-        entries += [found for noun in _nouns_of(word) for found in _entries(noun)]
+        entries += [found for noun in _nouns_of(verb) for found in _entries(noun)]
     for entry, _verb in entries:
         rows = connection.execute(_KANJI_OF, (entry,)).fetchall()
         katakana = [row for row in connection.execute(_KANA_OF, (entry,)) if _KATAKANA.fullmatch(row[0])]
@@ -108,20 +112,25 @@ _VOWEL = re.compile(r"[aeiouy]")
 
 @lru_cache(maxsize=16384)
 def base_forms(word: str) -> tuple[str, ...]:
-    """The verbs an English ``-ed`` or ``-ing`` form may be of, those JMdict knows (*published* →
-    *publish*, *leased* → *lease*, *stopped* → *stop*, *applied* → *apply*, *forgetting* →
-    *forget*): Japanese prose says the verb, not the form."""
+    """The verbs JMdict knows that an English ``-ed`` or ``-ing`` form may be of (*leased* →
+    *lease*, *stopped* → *stop*, *applied* → *apply*, *forgetting* → *forget*); a stem that is a
+    word with an *e* is not also read without it (*cared* is *care*, not *car*)."""
     for ending in ("ed", "ing"):
         stem = word.removesuffix(ending)
         if stem == word or not _VOWEL.search(stem):
             continue  # *thing* is no *th* + ing
-        candidates = [stem, f"{stem}e"]
+        candidates = [f"{stem}e"] if is_english(f"{stem}e") else [stem]
         if _DOUBLED.search(stem):
             candidates.append(stem[:-1])
         if ending == "ed" and stem.endswith("i"):
             candidates.append(f"{stem[:-1]}y")
-        return tuple(base for base in candidates if len(base) >= 3 and is_english(base))
+        return tuple(base for base in candidates if len(base) >= 3 and _is_verb(base))
     return ()
+
+
+def _is_verb(word: str) -> bool:
+    """JMdict glosses ``to`` the word: an English verb."""
+    return any(is_verb for _entry, is_verb in _entries(word))
 
 
 def _nouns_of(verb: str) -> list[str]:

@@ -347,7 +347,7 @@ def _keywords(
                     text, Keyword(text, start, owner(start), start, () if owner(start) else renderings(text))
                 )
             continue
-        for piece in _SCRIPT_RUN.finditer(word):
+        for piece in SCRIPT_RUN.finditer(word):
             text, offset = piece.group(), start + piece.start()
             grams = [text] if len(text) == 1 else [text[i : i + 2] for i in range(len(text) - 1)]
             whole = text if _KATAKANA.fullmatch(text) and len(text) > 2 else None
@@ -420,7 +420,7 @@ _ASIDES = re.compile(r"(?<![a-z0-9.])(?:e\.g|i\.e|etc|vs|cf|viz)\.?(?![a-z0-9])"
 """The abbreviations a question's asides are made of (*after e.g. 10 minutes*, *A vs. B*): no word
 of what it asks (``e`` and ``g`` weighed as rare words)."""
 _WORD = re.compile(r"[a-z0-9]+|[\u3005\u3007\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_SCRIPT_RUN = re.compile(r"[\u30a0-\u30ff]+|[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+SCRIPT_RUN = re.compile(r"[\u30a0-\u30ff]+|[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 """Inside a CJK run, words are runs of one script: katakana, or kanji. Hiragana are particles and
 endings, and a bigram across a script change (番ク of 本番クラスタ) spans two words."""
 _HIRAGANA = re.compile(r"[\u3040-\u309f]+")

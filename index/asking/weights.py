@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from index.analysis import fold, is_function_bigram, tokenize
 from index.asking.bridge import names_a_thing
-from index.asking.question import Keyword, Question
+from index.asking.question import SCRIPT_RUN, Keyword, Question
 from index.asking.vocabulary import STOPWORDS, says_a_change, singular, stem
 
 _LATIN = re.compile(r"[a-z0-9]+")
@@ -179,7 +180,6 @@ PASSAGE_CHARS = 600
 """About how long a passage of the wiki is (up to 700 characters: `index.store.chunks`)."""
 CHARS_PER_WORD = {"en": 6, "ja": 2}
 """Characters of a word, with its space, in English; of a word or particle in Japanese."""
-_RUN = re.compile(r"[\u30a0-\u30ff]+|[\u3005\u3007\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
 def _common_ceiling(question: Question, keyword: Keyword) -> float:
@@ -196,17 +196,19 @@ def _common_ceiling(question: Question, keyword: Keyword) -> float:
     """
     if keyword.name is not None:
         return math.inf
-    text = question.text
     if keyword.text.isascii():
-        if not keyword.text.isalpha() or _typed_as_name(text, keyword):
+        # The question as typed, at the folded text's offsets: NFKC keeps them but where casefold
+        # changes a length (ß), and there whether a word is written as a name cannot be read.
+        text = unicodedata.normalize("NFKC", question.text)
+        if len(text) != len(question.folded) or not keyword.text.isalpha():
             return math.inf
-        if capitalised(text, keyword.start, keyword.text):
+        if _typed_as_name(text, keyword) or capitalised(text, keyword.start, keyword.text):
             return math.inf
         written = text[keyword.start : keyword.start + len(keyword.text)]
-        if written[:1].isupper() and not is_latin(fold(text)):
+        if written[:1].isupper() and not is_latin(question.folded):
             return math.inf  # Slack, Python in a Japanese question: it has no capitals of its own
         return _common_idf(keyword.text, "en")
-    run = _RUN.match(question.folded, keyword.word)
+    run = SCRIPT_RUN.match(question.folded, keyword.word)
     return _common_idf(run.group(), "ja") if run else math.inf
 
 

@@ -74,6 +74,8 @@ def test_japanese_for(word: str, says: str | None, lacks: str) -> None:
         ("applied", ("apply",)),  # -ied
         ("forgetting", ("forget",)),  # -ing, doubled
         ("used", ("use",)),  # not *us*: a base of one or two letters is no word asked
+        ("cared", ("care",)),  # not *car*: a stem that is a word with an *e* is that word
+        ("feed", ()),  # *fee* is no verb
         ("thing", ()),  # not *th* + ing
         ("need", ()),  # not *ne* + ed
         ("port", ()),  # not inflected
@@ -85,9 +87,11 @@ def test_base_forms(word: str, bases: tuple[str, ...]) -> None:
 
 def test_an_inflected_verb_is_rendered_as_its_verb() -> None:
     """*leased* is said in Japanese as *lease* is (賃貸, リース), which JMdict glosses only in the
-    base form."""
+    base form; a word it glosses itself is rendered as itself (*seed* is 種子, not a form of *see*)."""
     assert "リース" in japanese_for("leased")
     assert set(japanese_for("lease")) <= set(japanese_for("leased"))
+    assert "種子" in japanese_for("seed")
+    assert not set(japanese_for("see")) & set(japanese_for("seed"))
 
 
 @pytest.mark.parametrize(
