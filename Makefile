@@ -44,8 +44,8 @@ bench-load: $(DEV_STAMP)
 	$(BIN)/python -m bench.load $(LOAD_ARGS)
 
 # Answers on real wikis (issue 22): every bench/real/*.yaml whose vault is in $(REAL_WIKIS)/<wiki>/
-# (`python -m bench.real.checkout --mirrors DIR` writes them there from local git copies)
 # (a checkout of the question file's repo at its commit; its `vault:` folder inside), beside FTS5.
+# `python -m bench.real.checkout --mirrors DIR` writes them there from local git copies.
 REAL_WIKIS ?= bench/out/wikis
 bench-real: $(DEV_STAMP)
 	$(BIN)/python -m bench.real --wikis $(REAL_WIKIS) --json bench/out/real.json $(REAL_ARGS)
