@@ -111,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
             print(error, file=sys.stderr)
             failed += 1
             continue
+        if file.wiki in ("", ".", "..") or Path(file.wiki).name != file.wiki:
+            print(f"{path}: wiki {file.wiki!r} is not a folder name", file=sys.stderr)
+            failed += 1
+            continue
         git_dir = find_git_dir(args.mirrors, file.repo) if file.repo else None
         if git_dir is None or not file.commit:
             print(f"{file.wiki}: no copy of {file.repo} under {args.mirrors}", file=sys.stderr)

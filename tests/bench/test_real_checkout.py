@@ -81,3 +81,26 @@ def test_a_question_file_without_a_copy_fails_clearly(tmp_path: Path, capsys) ->
         main(["--mirrors", str(tmp_path), "--out", str(tmp_path / "out"), "--questions", str(questions)]) == 1
     )
     assert "no copy of owner/none" in capsys.readouterr().err
+
+
+def test_a_wiki_name_that_is_no_folder_name_is_refused(tmp_path: Path, capsys) -> None:
+    """The wiki's folder under OUT is emptied before it is written: ``../x`` must never name one."""
+    _bare, commit = make_repo(tmp_path)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "keep.md").write_text("kept", encoding="utf-8")
+    questions = tmp_path / "q.yaml"
+    questions.write_text(
+        f"wiki: ../x\nrepo: owner/name\ncommit: {commit}\nvault: wiki\nlanguage: en\nquestions: []\n",
+        encoding="utf-8",
+    )
+    argv = [
+        "--mirrors",
+        str(tmp_path / "mirrors"),
+        "--out",
+        str(tmp_path / "out"),
+        "--questions",
+        str(questions),
+    ]
+    assert main(argv) == 1
+    assert "is not a folder name" in capsys.readouterr().err
+    assert (tmp_path / "x" / "keep.md").is_file()
