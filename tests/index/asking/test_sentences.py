@@ -8,7 +8,6 @@ import pytest
 
 from index.analysis import fold
 from index.asking.mentions import camel_parts
-from index.asking.sentences import capitalised
 from index.wiki import Wiki
 from tests.vaults import entity, write_vault
 
@@ -298,23 +297,6 @@ def test_a_number_in_words_without_the_unit_asked_is_no_count(wiki: Wiki) -> Non
     """*two* cats do not answer how many cranes: a word number counts only with its unit."""
     answer = wiki.answer("How many gantry cranes does Portwell run?")
     assert all("cats" not in sentence.text for sentence in answer.sentences)
-
-
-@pytest.mark.parametrize(
-    ("question", "word", "named"),
-    [
-        ("How many syscalls does Podman's profile block?", "podman", True),
-        ("What Argon2id memory parameter should we use, in MiB?", "mib", True),
-        ("What Argon2id memory parameter should we use, in MiB?", "argon2id", True),
-        ("Podman blocks how many syscalls?", "podman", False),
-        ("How many syscalls does the default profile block?", "default", False),
-        ("What does it say about The Times?", "the", False),
-        ("Which section deletes them after e.g. 10 minutes?", "10", False),
-        ("Who published a rival book about 17 years later?", "17", False),
-    ],
-)
-def test_words_an_english_question_writes_as_names(question: str, word: str, named: bool) -> None:
-    assert capitalised(question, fold(question).find(word), word) is named
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 
 from index.analysis import fold
 from index.asking.question import read_question
-from index.asking.weights import SaidText, keyword_weights
+from index.asking.weights import SaidText, capitalised, keyword_weights
 from index.catalog.names import NameTable
 
 
@@ -72,3 +72,20 @@ def test_a_common_word_weighs_no_more_than_in_its_language(
     assert weights[kept] > 10
     if common is not None:
         assert weights[common] < weights[kept] - 1
+
+
+@pytest.mark.parametrize(
+    ("question", "word", "named"),
+    [
+        ("How many syscalls does Podman's profile block?", "podman", True),
+        ("What Argon2id memory parameter should we use, in MiB?", "mib", True),
+        ("What Argon2id memory parameter should we use, in MiB?", "argon2id", True),
+        ("Podman blocks how many syscalls?", "podman", False),
+        ("How many syscalls does the default profile block?", "default", False),
+        ("What does it say about The Times?", "the", False),
+        ("Which section deletes them after e.g. 10 minutes?", "10", False),
+        ("Who published a rival book about 17 years later?", "17", False),
+    ],
+)
+def test_words_an_english_question_writes_as_names(question: str, word: str, named: bool) -> None:
+    assert capitalised(question, fold(question).find(word), word) is named
