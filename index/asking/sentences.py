@@ -59,6 +59,8 @@ _CONTRAST = re.compile(
     r"一方|対し|異なり|違い|違う|比べ|ではなく|でなく|が、|のに"
     r"|whereas|unlike|while|in contrast|but|however|instead|rather than"
 )
+_TELLS_APART = re.compile(r"differ|\bvs\b|\bversus\b|compar|contrast|違い|異な|比較|対比|使い分け")
+"""A heading that tells things apart (How this differs from …, A vs B, 比較)."""
 _DEFINES = re.compile(r"とは|である|の総称|を指す|\bis an?\b|\brefers? to\b|\bmeans\b")
 _NAME_BEFORE = re.compile(
     r"(?:[a-z0-9][a-z0-9.&'-]*\s+)*[a-z0-9][a-z0-9.&'-]*$|[\u30a0-\u30ff\u4e00-\u9fffa-z0-9.&'-]+$"
@@ -533,9 +535,14 @@ class SentenceScorer:
         return False
 
     def _difference(self, sentence: Sentence) -> bool:
-        """Both things compared (or the one named, or none) and a word that contrasts them."""
+        """Both things compared (or the one named, or none) and a word that contrasts them; or one
+        of them, under a heading that says it tells them apart (## How this differs from …, ## 違い):
+        each of its sentences says how one of them differs."""
         about = [path for path in self.named if self.about(sentence, path)]
-        return len(about) >= min(2, len(self.named)) and bool(_CONTRAST.search(sentence.folded))
+        if len(about) >= min(2, len(self.named)) and _CONTRAST.search(sentence.folded):
+            return True
+        told_apart = _TELLS_APART.search(fold(sentence.section))
+        return bool(told_apart) and len(about) >= min(1, len(self.named))
 
 
 _TITLE = re.compile(r"『([^』]{2,60})』")

@@ -29,9 +29,13 @@ HARBOUR = {
         "Harbour Cup",
         body=(
             "A yearly rowing race between the fishing crews.\n\n## Scoring\n\n"
-            "Crews are ranked by a public ballot of the spectators.\n\n## Related\n\n- [[Portwell]]\n"
+            "Crews are ranked by a public ballot of the spectators.\n\n"
+            "## How this differs from the Tide Race\n\n"
+            "The [[Tide Race]] clocks each crew from the lighthouse. Harbour Cup crews are never clocked.\n\n"
+            "## Related\n\n- [[Portwell]]\n"
         ),
     ),
+    "wiki/entities/Tide Race.md": entity("Tide Race", body="A rowing race round the lighthouse."),
     "wiki/entities/港湾フォーラム.md": entity(
         "港湾フォーラム",
         body="港の将来を話し合う公開の会合。\n\n## 第1回\n\n会場は市民ホールで、参加者は 120 名だった。\n",
@@ -139,6 +143,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
         ("What max payload does Gull Radio allow for messages?", "16 * 1024"),
         # a difference with nothing named: the sentence that contrasts (ではなく) answers it
         ("一時ファイルの漏れは件数の差ではなく何で比べる？", "comm -13"),
+        # …or one of the things compared, under a heading that says how they differ
+        ("How is the Harbour Cup different from the Tide Race? Are its crews clocked?", "never clocked"),
         # a name the question writes that only the page's summary says: the page is about it
         ("What is the default timeout of the Tern Weather relay?", "30 seconds"),
         # an acronym is answered by the words it is made of
