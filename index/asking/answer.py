@@ -7,7 +7,7 @@ passages that matched. Then:
 1. **A relation**, when the question names a page and asks for one of the wiki's typed relations
    (X を開発したのはどこ?, who developed X?, P が関わったプロジェクトは?): the page's ``## 関連``
    line of that label, or the pages whose line of that label links to it, with the sentence that
-   says so. Words the question adds (P が責任著者の論文は?) keep only the pages a sentence supports.
+   says so (`index.asking.facts`).
 2. **Sentences**: the one to three that answer (`index.asking.sentences`: they hold what the question's
    shape asks for and cover at least half of it).
 3. Otherwise **no answer**: ``confident`` is False and the closest pages are given as they are.
@@ -15,21 +15,20 @@ passages that matched. Then:
 
 from __future__ import annotations
 
-import re
 from collections import ChainMap
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from index.analysis import fold
+from index.asking.facts import UrlFor, relation_answer
 from index.asking.parts import question_parts
-from index.asking.question import Keyword, Question, read_question
+from index.asking.question import Question, read_question
 from index.asking.search import Ranked, Retrieval, page_hit, retrieve, scorer_for, sentences_of
-from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored, SentenceScorer
+from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored
 from index.asking.splitting import Sentence, asks, is_lead
-from index.asking.vocabulary import ALIASES, Relation, Shape, asks_about_upkeep
-from index.catalog.graph import Graph, page_ref
-from index.model import Answer, AnswerSentence, Fact, Hit, Page, PageRef, Passage
-from index.reading.format import RELATIONS_HEADING, WIKI_LOG
+from index.asking.vocabulary import Shape, asks_about_upkeep
+from index.catalog.graph import Graph
+from index.model import Answer, AnswerSentence, Fact, Hit, Page, Passage
+from index.reading.format import WIKI_LOG
 from index.reading.prose import strip_citations
 from index.store.values import ChunkMatch, PassageStore
 
@@ -40,19 +39,12 @@ READ_PAGES = 3
 MAX_PAGE_CHUNKS = 60
 """A page read whole is read up to this many passages (a 137-section page is read where it matched)."""
 MAX_SENTENCES = 3
-RELATED_TYPES = frozenset({"entity"})
-"""Pages whose typed relations answer questions: people, organisations, products. What a concept
-links to is a topic, not a relation (``which paper proposes …`` is not asking for its sources)."""
-MAX_TARGETS = 8
-"""Targets of a relation checked against the question's other words (a person's 12 papers: the first 8)."""
 
 MAX_LINES = 4
 """Lines of a list, table or code shown with the sentence that introduces them."""
 LINES_CHARS = 300
 """The answer unit a lead and its lines make stays about this long (the first line always shown)."""
 LINE_JOIN = " / "
-
-UrlFor = Callable[[str], str | None]
 
 
 @dataclass(frozen=True)
@@ -93,7 +85,8 @@ def answer_question(
         path: _Read(ranked, page_chunks, scorer.best(sentences[path]))
         for path, (ranked, page_chunks) in chunks.items()
     }
-    fact, support = _relation_answer(question, about, read, store, pages, graph, scorer, url_for)
+    best = {path: page.best for path, page in read.items()}
+    fact, support = relation_answer(question, about, best, store, pages, graph, scorer, url_for)
     if fact is not None:
         chosen = [support] if support is not None else []
     else:
@@ -271,203 +264,6 @@ def _definitions(about: tuple[str, ...], read: dict[str, _Read]) -> list[Scored]
 
 def _order(scored: Scored) -> tuple[float, float, bool, int, int, int]:
     return scored.order
-
-
-# -- relations -------------------------------------------------------------------------------
-
-
-def _relation_answer(
-    question: Question,
-    about: tuple[str, ...],
-    read: dict[str, _Read],
-    store: PassageStore,
-    pages: Mapping[str, Page],
-    graph: Graph,
-    scorer: SentenceScorer,
-    url_for: UrlFor,
-) -> tuple[Fact | None, Scored | None]:
-    """The first page the question names that has the relation asked for, and the sentence that
-    best says it (a sentence about the page and about one of the related pages)."""
-    for relation in (*_labels_written(question, about, pages), *question.relations):
-        for path in about:
-            if relation.labels == (ALIASES,):
-                if pages[path].aliases:
-                    return _aliases(pages[path], read, scorer, url_for)
-                continue
-            if pages[path].type not in RELATED_TYPES:
-                continue
-            others = [other for other in about if other != path]
-            for labels, inverse in (
-                (relation.labels, relation.linked_back),
-                (relation.fallback, relation.fallback),
-            ):
-                found = _related(path, labels, inverse, pages, graph) if labels else None
-                if found is None:
-                    continue
-                label, targets, inverse = found
-                # The other pages the question names narrow it (ByteDance の異常検知に関する研究は?).
-                targets = [t for t in targets if all(_linked(t, other, graph) for other in others)]
-                targets = [t for t in targets if _of_kind(pages[t], relation.kind)]
-                if not targets:
-                    continue
-                supported = _supported(question, (label, *labels), path, targets, read, store, scorer)
-                if supported is None:
-                    continue
-                kept, support = supported
-                fact = Fact(
-                    page_ref(pages[path], url_for),
-                    label,
-                    tuple(page_ref(pages[target], url_for) for target in kept),
-                    inverse,
-                )
-                return fact, support
-    return None, None
-
-
-def _labels_written(question: Question, about: tuple[str, ...], pages: Mapping[str, Page]) -> list[Relation]:
-    """Relations the question asks for by the wiki's own label (ByteDance の関連組織は?), longest
-    label first (関連組織 before 関連)."""
-    if question.shape not in (Shape.NAME, Shape.OPEN):
-        return []
-    labels = {
-        relation.label
-        for path in about
-        if pages[path].type in RELATED_TYPES
-        for relation in pages[path].relations
-        if len(relation.label) >= 2
-        and relation.label != RELATIONS_HEADING
-        and fold(relation.label) in question.folded
-    }
-    return [
-        Relation((label,), re.compile(re.escape(label))) for label in sorted(labels, key=len, reverse=True)
-    ]
-
-
-def _aliases(
-    page: Page, read: dict[str, _Read], scorer: SentenceScorer, url_for: UrlFor
-) -> tuple[Fact, Scored | None]:
-    """The names a page is also known by, and the best sentence of it that uses one."""
-    names = [fold(alias) for alias in page.aliases]
-    own = read.get(page.path)
-    support = (
-        next((s for s in own.best if any(name in s.sentence.folded for name in names)), None) if own else None
-    )
-    return Fact(page_ref(page, url_for), ALIASES, tuple(PageRef(alias) for alias in page.aliases)), support
-
-
-def _of_kind(page: Page, kind: str | None) -> bool:
-    """A page of the kind a relation answers with; a page that does not say its kind may be one."""
-    return kind is None or page.entity_type is None or page.entity_type.casefold() == kind
-
-
-def _linked(one: str, other: str, graph: Graph) -> bool:
-    return other in graph.outlinks.get(one, ()) or one in graph.outlinks.get(other, ())
-
-
-def _related(
-    path: str, labels: tuple[str, ...], inverse: tuple[str, ...], pages: Mapping[str, Page], graph: Graph
-) -> tuple[str, list[str], bool] | None:
-    """The pages ``path``'s line of one of ``labels`` links to, else the pages whose line of one of
-    ``inverse`` links to ``path``."""
-    for label in labels:
-        targets = _links_under(pages[path], label, graph)
-        targets = [target for target in targets if target != path and target in pages]
-        if targets:
-            return label, targets, False
-    for label in inverse:
-        sources = [
-            other
-            for other in graph.backlinks.get(path, ())
-            if other in pages and path in _links_under(pages[other], label, graph)
-        ]
-        if sources:
-            return label, sources, True
-    return None
-
-
-def _links_under(page: Page, label: str, graph: Graph) -> list[str]:
-    found: list[str] = []
-    for relation in page.relations:
-        if relation.label != label:
-            continue
-        for link in relation.links:
-            target = graph.resolver.resolve(link.target)
-            if target is not None and target not in found:
-                found.append(target)
-    return found
-
-
-def _supported(
-    question: Question,
-    labels: tuple[str, ...],
-    subject: str,
-    targets: list[str],
-    read: dict[str, _Read],
-    store: PassageStore,
-    scorer: SentenceScorer,
-) -> tuple[list[str], Scored | None] | None:
-    """The targets a sentence supports, and the best such sentence.
-
-    When the question says more than the relation (責任著者 in P が責任著者の論文は?; the words of
-    the relation's own label, 関連 of 関連プロダクト, are the relation), only the
-    targets with a sentence about both pages that covers at least half of those words are kept;
-    none kept means the relation does not answer. Otherwise every target stands, and the sentence
-    is shown when there is one.
-    """
-    said_by_label = " ".join(labels)
-    qualifiers = [
-        k
-        for k in question.keywords
-        if k.name is None
-        and not k.lone
-        and k.text not in said_by_label
-        and scorer.weights.get(k.text, 0.0) > 0
-    ]
-    weight = sum(scorer.weights[k.text] for k in qualifiers)
-    candidates = list(_sentences_about(subject, targets[:MAX_TARGETS], read, store, scorer))
-    best_by_target: dict[str, Scored] = {}
-    for target, scored in candidates:
-        if target not in best_by_target or _order(scored) < _order(best_by_target[target]):
-            best_by_target[target] = scored
-    if weight > 0:
-        kept = [
-            target
-            for target in targets[:MAX_TARGETS]
-            if target in best_by_target
-            and _covers(best_by_target[target], qualifiers, scorer) >= ANSWERS_AT * weight
-        ]
-        if not kept:
-            return None
-    else:
-        kept = targets
-    support = min((best_by_target[t] for t in kept if t in best_by_target), key=_order, default=None)
-    return kept, support
-
-
-def _sentences_about(
-    subject: str, targets: list[str], read: dict[str, _Read], store: PassageStore, scorer: SentenceScorer
-) -> Iterable[tuple[str, Scored]]:
-    """Sentences on the subject's page naming a target, and on a target's page naming the subject."""
-    own = read.get(subject)
-    for scored in own.best if own else ():
-        for target in targets:
-            if scorer.about(scored.sentence, target):
-                yield target, scored
-    for rank, target in enumerate(targets, start=len(read)):
-        page = read.get(target)
-        best = page.best if page else scorer.best(sentences_of(tuple(store.page_chunks(target)), rank))
-        for scored in best:
-            if scorer.about(scored.sentence, subject):
-                yield target, scored
-
-
-def _covers(scored: Scored, qualifiers: list[Keyword], scorer: SentenceScorer) -> float:
-    """The weight of the qualifiers the sentence says, in the question's words or as Japanese
-    prose renders them (write → 著者)."""
-    folded = scored.sentence.folded
-    return sum(
-        scorer.weights[k.text] for k in qualifiers if any(text in folded for text in (k.text, *k.glosses))
-    )
 
 
 # -- values for the edges ------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The other inflections of a question's English terms that the index holds, searched as the terms.
 
-The answer step matches a word in any inflection (`index.asking.vocabulary.stem`); the search must
+The answer step matches a word in any inflection (`index.asking.wordforms.stem`); the search must
 too, or the page that says only *Sensitive ports* is never read for *which port …*. The forms are
 found among the index's words that begin as the term does (`PassageStore.words_from`), so that only
 words the wiki writes are searched, and the store scores them as one term
@@ -9,7 +9,7 @@ words the wiki writes are searched, and the store scores them as one term
 
 from __future__ import annotations
 
-from index.asking.vocabulary import stem
+from index.asking.wordforms import stem
 from index.store.values import PassageStore
 
 MIN_PREFIX = 3

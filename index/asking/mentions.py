@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from index.analysis import fold
-from index.asking.vocabulary import singular, stem
+from index.asking.wordforms import singular, stem
 from index.catalog.graph import short_names
 from index.model import Page
 

@@ -26,20 +26,19 @@ from functools import lru_cache
 from index.analysis import Token, fold, is_function_bigram, tokenize
 from index.asking.acronyms import acronym_in
 from index.asking.bridge import Part, english_for, japanese_for, parts_of
+from index.asking.relations import Relation, relations_asked
 from index.asking.vocabulary import (
     STOPWORDS,
-    Relation,
     Shape,
     clipped_or_whole,
     expansion_asked,
     gloss,
     is_clitic,
     is_stopword,
-    relations_asked,
     says_a_change,
     shape_of,
-    singular,
 )
+from index.asking.wordforms import singular
 from index.catalog.names import NameSpan, NameTable
 from index.model import Page
 from index.store.values import QueryPlan

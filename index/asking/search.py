@@ -23,8 +23,9 @@ from index.asking.quantities import COUNTERS, find_measured, writes_unit
 from index.asking.question import MAX_TERMS, Question, read_question
 from index.asking.sentences import Scored, SentenceScorer
 from index.asking.splitting import Sentence, split_sentences
-from index.asking.vocabulary import Shape, spellings
+from index.asking.vocabulary import Shape
 from index.asking.weights import bigrams, keyword_weights, name_terms, name_weight
+from index.asking.wordforms import spellings
 from index.catalog.names import NameTable
 from index.model import Candidate, Hit, Page, SearchResult
 from index.reading.prose import shorten

@@ -36,8 +36,9 @@ from index.asking.qualifiers import qualifiers_asked, says
 from index.asking.quantities import find_quantities, is_a_date, word_at
 from index.asking.question import Question
 from index.asking.splitting import Sentence, asks, fact_keys, is_whole, key_spans, table_row
-from index.asking.vocabulary import STOPWORDS, Shape, spellings, stem
+from index.asking.vocabulary import STOPWORDS, Shape
 from index.asking.weights import SaidText, capitalised, is_latin, words_of
+from index.asking.wordforms import spellings, stem
 from index.catalog.names import NameTable
 from index.model import Page
 from index.reading.format import PROPERTIES_HEADING

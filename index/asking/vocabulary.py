@@ -5,23 +5,21 @@
   keywords (no sentence is expected to contain 何 or ``how``);
 - what it names of the answer: the unit counted (何 GPU → ``gpu``), words an answer contains
   (which team → チーム, team), the kind of page that answers (which paper → a source);
-- the **relation** it asks for, in the wiki's own labels (開発元, 共同研究先, 所属, ソース …);
 - the verbs Japanese prose says differently (``runs`` → 運用), and English stop words.
 
-Matched on the folded question (NFKC + casefold). A new way of asking is a change to this file.
+Matched on the folded question (NFKC + casefold). A new way of asking is a change to this file; the
+relation a question asks for is read in `index.asking.relations`, English word forms in
+`index.asking.wordforms`.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-import snowballstemmer
-
-from index.asking.bridge import is_english
+from index.asking.wordforms import singular
 
 _STOPWORD_TEXT = """
     a about after again against all already also am an and another any anybody anyone anything are around
@@ -226,10 +224,6 @@ _CUE_NOUNS = {
 }
 
 
-ALIASES = "別名"
-"""Not a ``## 関連`` label: the names a page is also known by (its frontmatter ``aliases``)."""
-
-
 FEWER = ("削減", "短縮", "低減", "減")
 MORE = ("向上", "増加", "改善", "高速")
 """How Japanese prose says that something changed: the verb of a question for a number
@@ -316,78 +310,6 @@ def clipped_or_whole(word: str) -> tuple[str, ...]:
 def says_a_change(word: str) -> bool:
     """The Japanese word is one of the verbs of change (`FEWER`, `MORE`)."""
     return word in FEWER or word in MORE
-
-
-@dataclass(frozen=True)
-class Relation:
-    """A relation a question can ask for: its labels in the wiki, and how a question says it.
-
-    ``noun`` alone asks for it (X の開発元は?, developer of X); ``verb`` only in a question that
-    asks for a name (who developed X?, X はどこが開発した?). ``fallback`` labels answer when the
-    page has none of ``labels`` (a product's 関連組織 is, in this wiki, where it comes from).
-    ``inverse``: the labels under which the pages that answer link back to the page asked about,
-    when it has no line of its own (a person's projects list the person under 関連人物).
-    """
-
-    labels: tuple[str, ...]
-    noun: re.Pattern[str]
-    verb: re.Pattern[str] | None = None
-    fallback: tuple[str, ...] = ()
-    inverse: tuple[str, ...] = ()
-    kind: str | None = None
-    """The ``entity_type`` of the pages that answer, when the relation implies one (a project is a
-    product, not the organisation that also lists the person)."""
-    answered_by: str | None = "entity"
-    """The type of page that answers (研究は? is answered by papers, 開発元は? by an organisation)."""
-
-    @property
-    def linked_back(self) -> tuple[str, ...]:
-        return self.inverse or self.labels
-
-
-RELATIONS = (
-    Relation(
-        ("開発元",),
-        re.compile(
-            r"開発元|開発者|開発(?:した|して|された)?(?:のは|組織|企業|会社|機関)|\bdevelopers?\b|\b(?:developed|built|created|made)\s+by\b"
-        ),
-        re.compile(r"開発|作っ|作成|構築|\bdevelop\w*|\bbuil[dt]\w*|\bcreat\w*|\bmade\b|\bmakes?\b"),
-        ("関連組織",),
-    ),
-    Relation(
-        ("共同研究先",),
-        re.compile(r"共同研究|共同開発|提携|\bcollaborat\w*|\bpartners?\b|\bpartnered\b"),
-        fallback=("関連組織",),
-    ),
-    Relation(("所属",), re.compile(r"所属|\baffiliat\w*|\bworks?\s+(?:at|for)\b")),
-    Relation(
-        ("ソース",),
-        re.compile(r"論文|文献|研究|\bpapers?\b|\bpublications?\b|\bresearch\b"),
-        answered_by="source",
-    ),
-    Relation(
-        ("関連プロダクト",),
-        re.compile(r"(?:関連)?(?:プロジェクト|プロダクト|製品)|\bprojects?\b|\bproducts?\b"),
-        inverse=("関連プロダクト", "関連人物", "開発元"),
-        kind="product",
-    ),
-    Relation(
-        ("関連人物",),
-        re.compile(r"関連人物|人物|\bpeople\b|\bresearchers\b"),
-        inverse=("関連人物", "関連プロダクト"),
-        kind="person",
-    ),
-    Relation(
-        (ALIASES,),
-        re.compile(
-            r"別名|別称|旧名|略称|通称|\baliases?\b|\bother names?\b|\balso (?:known as|called)\b|\baka\b"
-            r"|\bformerly\b|\brenamed\b"
-        ),
-        answered_by=None,
-    ),
-)
-_NO_GRAPH = re.compile(r"著者|\bauthors?\b|\bwr[io]te\b|\bwritten\b")
-"""Authors are text in ``## 論文情報``, not links: a question about them is answered from sentences."""
 
 
 @dataclass(frozen=True)
@@ -525,103 +447,10 @@ def asks(folded: str) -> bool:
     )
 
 
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """The Snowball stem of an English word (``rented``, ``renting`` → ``rent``), spelt the American
-    way first (``initialised`` → ``initialized``, ``colour`` → ``color``): how a sentence says a word
-    of the question in another inflection or spelling. Matching only; terms stay as typed."""
-    if not word.isascii():
-        return word
-    for british, american in _SPELLINGS:
-        word = british.sub(american, word)
-    stemmer = getattr(_STEMMERS, "english", None)
-    if stemmer is None:
-        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
-    return stemmer.stemWord(word)
-
-
-_STEMMERS = threading.local()
-"""One Snowball stemmer per thread: a stemmer keeps the word it works on in itself, and two threads
-sharing one corrupt each other's (an IndexError under a burst of questions in bench.load)."""
-_SPELLINGS = tuple(
-    (re.compile(british), american)
-    for british, american in (
-        (
-            r"(?<=[a-z](?:al|an|ar|at|gn|im|it|iv|mi|ni|om|or|rd|ti|ur))is(e|ed|es|ing|ation|ations|er|ers)$",
-            r"iz\1",
-        ),
-        (r"(?<=[a-z]{2})yse(d|s)?$", r"yze\1"),
-        (r"(?<=[a-z]{2})our(s|ed|ing|ite|ites)?$", r"or\1"),
-        (r"(?<=[a-z]{3})ogue(s)?$", r"og\1"),
-        (r"(?<=[a-z]{2})([cf])ence(s)?$", r"\1ense\2"),
-    )
-)
-"""British spellings and their American forms (-ise, -yse, -our, -ogue, -ence): applied to the
-question's words and the sentence's alike, so either spelling finds the other."""
-
-
 @lru_cache(maxsize=8192)
 def is_stopword(word: str) -> bool:
     """A function word, also with the -s it takes (*lets* of "which section lets me …", *makes*)."""
     return word in STOPWORDS or singular(word) in STOPWORDS
-
-
-def spellings(word: str) -> tuple[str, ...]:
-    """What a text contains where it says ``word`` in any inflection: the word, and for an English
-    word in a consonant and -y the stem of its plural (``policy`` → ``polici`` of *policies*). Every
-    other inflection (*matches*, *caches*, *mounted*) spells the word whole."""
-    if word.isascii() and len(word) > 2 and word.endswith("y") and word[-2] not in "aeiou":
-        return (word, f"{word[:-1]}i")
-    return (word,)
-
-
-@lru_cache(maxsize=65536)
-def singular(word: str) -> str:
-    """``gpus`` → ``gpu``, ``papers`` → ``paper``; ``analysis``, ``status``, ``class`` stay.
-
-    A word in -es or -ies is cut where the dictionary knows the rest as a word: ``caches`` →
-    ``cache`` but ``matches`` → ``match``, ``policies`` → ``policy``, ``goes`` → ``go``; a word it
-    knows in none of those forms keeps its -es (``kubernetes``, ``hermes``: a name, not a plural).
-    A wrong cut weighed as a word no passage contains and had no Japanese rendering."""
-    if not word.isascii() or len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "is")):
-        return word
-    if word.endswith("us") and len(word) > 4:
-        return word
-    if not word.endswith("es"):
-        return word[:-1]
-    cuts = (word[:-1], *((f"{word[:-3]}y",) if word.endswith("ies") else ()), word[:-2])
-    return next((cut for cut in cuts if is_english(cut)), word)
-
-
-def relations_asked(folded: str, shape: Shape) -> tuple[tuple[Relation, ...], list[tuple[int, int]]]:
-    """The relation the question asks for: the one it names last in Japanese (…の論文は?), first in
-    English (which papers did …); a verb (開発した, developed) only when it asks for a name. A
-    question for a number, a definition or a difference asks for no relation."""
-    if shape not in (Shape.NAME, Shape.OPEN):
-        return (), []
-    found: list[tuple[tuple[int, int], Relation | None]] = []
-    for relation in RELATIONS:
-        match = relation.noun.search(folded)
-        if match is None and relation.verb is not None and shape is Shape.NAME:
-            match = relation.verb.search(folded)
-        if match is not None:
-            found.append((match.span(), relation))
-    authors = _NO_GRAPH.search(folded)
-    if authors is not None:
-        found.append((authors.span(), None))
-    if not found:
-        return (), []
-    japanese = bool(_JAPANESE.search(folded))
-    # Where matches overlap (共同研究先 and 研究), the one that ends last and is longest wins.
-    order = (
-        (lambda item: (item[0][1], item[0][1] - item[0][0])) if japanese else (lambda item: (-item[0][0], 0))
-    )
-    found.sort(key=order, reverse=True)
-    (span, first) = found[0]
-    return ((first,), [span]) if first is not None else ((), [])
-
-
-_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 # -- the wiki's upkeep ----------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from functools import lru_cache
 from index.analysis import fold, is_function_bigram, tokenize
 from index.asking.bridge import names_a_thing
 from index.asking.question import SCRIPT_RUN, Keyword, Question
-from index.asking.vocabulary import STOPWORDS, says_a_change, singular, stem
+from index.asking.vocabulary import STOPWORDS, says_a_change
+from index.asking.wordforms import singular, stem
 
 _LATIN = re.compile(r"[a-z0-9]+")
 

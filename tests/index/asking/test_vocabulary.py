@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import snowballstemmer
 
 from index.analysis import fold
 from index.asking.vocabulary import (
@@ -16,11 +14,7 @@ from index.asking.vocabulary import (
     clipped_or_whole,
     gloss,
     is_clitic,
-    relations_asked,
     shape_of,
-    singular,
-    spellings,
-    stem,
 )
 
 
@@ -131,68 +125,6 @@ def test_what_a_name_question_says_of_its_answer(
 
 
 @pytest.mark.parametrize(
-    ("question", "labels"),
-    [
-        ("Minder を開発したのはどこ?", ("開発元",)),
-        ("who developed XPUTimer?", ("開発元",)),
-        ("NexusZephyrはどこが開発した?", ("開発元",)),
-        ("CCL-D の開発元は?", ("開発元",)),
-        ("ByteDance の共同研究先は?", ("共同研究先",)),
-        ("Haibin Lin が関わったプロジェクトは?", ("関連プロダクト",)),
-        ("Shenglin Zhang が責任著者の論文は?", ("ソース",)),
-        ("which papers did Haibin Lin write?", ("ソース",)),
-        ("ByteDanceの異常検知に関する研究は?", ("ソース",)),
-        ("XPUTimer の別名は?", ("別名",)),
-        ("XPUTimer 論文の著者は?", None),
-        ("Minder の開発の動機は?", None),
-        ("XPUTimer は何 GPU の本番クラスタで動いた?", None),
-    ],
-)
-def test_relations_asked(question: str, labels: tuple[str, ...] | None) -> None:
-    folded = fold(question)
-    relations, _ = relations_asked(folded, shape_of(folded).shape)
-    assert (relations[0].labels if relations else None) == labels
-
-
-@pytest.mark.parametrize(
-    ("word", "expected"),
-    [
-        ("gpus", "gpu"),
-        ("papers", "paper"),
-        ("analysis", "analysis"),
-        ("status", "status"),
-        ("class", "class"),
-        # -es and -ies cut where the rest is a word: not matche, policie, goe, processe
-        ("matches", "match"),
-        ("caches", "cache"),
-        ("policies", "policy"),
-        ("cookies", "cookie"),
-        ("goes", "go"),
-        ("processes", "process"),
-        ("uses", "use"),
-        # a word the dictionary knows in no cut form keeps its -es: a name, not a plural
-        ("kubernetes", "kubernetes"),
-        ("series", "series"),
-    ],
-)
-def test_singular(word: str, expected: str) -> None:
-    assert singular(word) == expected
-
-
-@pytest.mark.parametrize(
-    ("word", "expected"),
-    [
-        ("policy", ("policy", "polici")),  # policies
-        ("key", ("key",)),  # keys: a vowel before -y
-        ("match", ("match",)),  # matches contains it
-        ("ポリシー", ("ポリシー",)),
-    ],
-)
-def test_spellings(word: str, expected: tuple[str, ...]) -> None:
-    assert spellings(word) == expected
-
-
-@pytest.mark.parametrize(
     ("word", "rendering"),
     [
         ("runs", "運用"),
@@ -296,55 +228,6 @@ def test_what_an_apostrophe_joins_to_a_word_is_grammar(question: str, word: str,
     folded = fold(question)
     start = next(m.start() for m in re.finditer(rf"(?<![a-z]){word}(?![a-z])", folded))
     assert is_clitic(folded, start, start + len(word)) is clitic
-
-
-@pytest.mark.parametrize(
-    ("british", "american"),
-    [
-        ("initialised", "initialized"),
-        ("organisation", "organization"),
-        ("colour", "colors"),
-        ("licence", "license"),
-        ("catalogue", "catalog"),
-        ("analysed", "analyzes"),
-        ("prioritise", "prioritized"),
-    ],
-)
-def test_either_spelling_finds_the_other(british: str, american: str) -> None:
-    assert stem(british) == stem(american)
-
-
-@pytest.mark.parametrize(
-    ("one", "other"),
-    [("hour", "hor"), ("four", "for"), ("tour", "tor"), ("revise", "revize"), ("precise", "precize")],
-)
-def test_short_words_keep_their_spelling(one: str, other: str) -> None:
-    assert stem(one) != stem(other)
-
-
-def test_stemming_from_many_threads_at_once_gives_each_its_own_stem() -> None:
-    """A Snowball stemmer holds the word it works on: shared by threads, it mixed their words up."""
-    words = [
-        f"{prefix}{ending}"
-        for prefix in ("organ", "nation", "relat", "condit", "operat")
-        for ending in (
-            "izations",
-            "ization",
-            "ional",
-            "ionally",
-            "iveness",
-            "fulness",
-            "ousness",
-            "icate",
-            "ative",
-            "alize",
-        )
-    ]
-    unique = [f"{word}{'x' * n}" for n in range(40) for word in words]  # past the cache: each word once
-    expected = {word: snowballstemmer.stemmer("english").stemWord(word) for word in unique}
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        found = dict(zip(unique, pool.map(stem, unique), strict=True))
-    assert found == expected
 
 
 @pytest.mark.parametrize(
