@@ -112,7 +112,8 @@ _CLAUSED = re.compile(r"[たるいだ](?:[一-龥ァ-ヶーa-z]+)(?:の[一-龥�
 question asks which one, as an open question does, not what such a thing is."""
 _FRAMING = re.compile(
     r"\b(?:roughly|approximately|exactly|actually|originally|basically|supposedly|remind\s+me"
-    r"|supposed\s+to|according\s+to(?:\s+(?:the|our)\s+(?:wiki|notes|docs))?|c[oa]me?\s+up\s+with"
+    r"|supposed\s+to|(?:we|i|you|they)(?:['\u2019]re|['\u2019]ve\s+been|\s+(?:are|were|was|get|got|have\s+been))?\s+told\s+to"
+    r"|according\s+to(?:\s+(?:the|our)\s+(?:wiki|notes|docs))?|c[oa]me?\s+up\s+with"
     r"|stands?\s+for|do\s+you\s+(?:know|remember)|these\s+days|nowadays)\b"
     r"|^(?:(?:hey|hi|hello|ok(?:ay)?|so|btw|sorry|quick(?:\s+(?:one|question|q))?"
     r"|(?:dumb|silly|stupid|newbie|noob|random)\s+question)\s*(?:[,:;!.\u2014]|\s-)\s*)+"
@@ -121,10 +122,10 @@ _FRAMING = re.compile(
     r"|^(?:ちょっと質問(?:です)?|質問です|すみません|すいません)[、,:：\s]*"
     r"|(?:wiki|ウィキ)\s*(?:によると|によれば|では|だと)"
 )
-"""How a question hedges or frames itself (roughly how many, according to the log, according to
-the wiki, who came up with X, what does X stand for these days, wiki では, in Kueue terms: the frame
-the wiki is written in, which a sentence rarely repeats), or opens (quick question:, hey,): no
-sentence is expected to say these words."""
+"""How a question hedges or frames itself (roughly how many, we were told to, according to the log,
+according to the wiki, who came up with X, what does X stand for these days, wiki では, in Kueue
+terms: the frame the wiki is written in, which a sentence rarely repeats), or opens (quick
+question:, hey,): no sentence is expected to say these words."""
 _MEASURES = (
     (
         "time",

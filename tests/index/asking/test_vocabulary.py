@@ -176,6 +176,8 @@ def test_whether_a_message_asks(message: str, asked: bool) -> None:
         ("What is the default timeout, according to the wiki?", ("according to the wiki",)),
         ("wiki では何て名前になってる?", ("wiki では",)),
         ("What am I supposed to write instead?", ("supposed to",)),
+        ("Why are we told to switch off TLS compression?", ("we told to",)),
+        ("I was told to pin the image. Why?", ("i was told to",)),
         ("quick one: what's a cohort?", ("quick one: ",)),
         ("Hey, which port does it use?", ("hey, ",)),
         ("Explain borrowing in simple terms", ("in simple terms",)),
