@@ -47,8 +47,8 @@ def test_a_rendering_is_said_as_a_word_not_inside_one(sentence: str, weighed: bo
 @pytest.mark.parametrize(
     ("question", "passage", "common", "kept"),
     [
-        # *told* is rare in a security wiki, not in English: it weighs no more than it would there
-        ("Why are we told to turn off seccomp?", "told turn seccomp", "told", "seccomp"),
+        # *turn* is rare in a security wiki, not in English: it weighs no more than it would there
+        ("Why do admins turn off seccomp?", "admins turn seccomp", "turn", "seccomp"),
         # 自分 is as common in Japanese (a bigram is capped as the word it is cut from), 冪等 is not
         ("自分で冪等に保つには?", "自分で冪等に保つ", "自分", "冪等"),
         # a name the question writes in capitals keeps the wiki's weight, in either language, even
