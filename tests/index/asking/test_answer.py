@@ -149,3 +149,18 @@ def test_the_best_passage_of_a_page_not_its_first(wiki: Wiki) -> None:
     answer = wiki.answer("CCL-D で手動診断の時間はどれだけ短くなった?")
     ccld = next(passage for passage in answer.passages if passage.path == "wiki/entities/CCL-D.md")
     assert ccld.section == "実績" and "47〜74 時間" in ccld.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "XPUTimer は何 GPU の本番クラスタで動いた？あとバナナの値段は？",
+        "What is the price of a banana, and how many GPUs does ByteRobust run on?",
+    ],
+)
+def test_a_question_of_two_parts_is_answered_for_the_part_the_wiki_states(wiki: Wiki, question: str) -> None:
+    """Nothing answers the whole of it; one part is stated, the other nowhere: that part is answered
+    (not "the wiki does not answer"), and nothing pretends to answer the other."""
+    answer = wiki.answer(question)
+    assert answer.confident and len(answer.sentences) == 1
+    assert any(figure in answer.sentences[0].text for figure in ("6,000 GPU", "20 万 GPU"))
