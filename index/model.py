@@ -206,6 +206,9 @@ class Answer:
     too_long: bool = False
     confidence: float = 0.0
     """0–1: how surely the answer answers the question (0 when nothing does)."""
+    unanswered: tuple[str, ...] = ()
+    """The parts of a question of several (あと…, *…, and which …?) that no sentence answers, when
+    the others are answered: the edge says the wiki does not say them."""
 
     @property
     def status(self) -> str:

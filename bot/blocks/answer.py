@@ -69,6 +69,12 @@ def answered_blocks(answer: Answer) -> list[dict]:
     if supporting:
         blocks.append(context(_("Also in the wiki")))
         blocks += hit_blocks(supporting)
+    if answer.unanswered:  # a part no sentence answers: said after what the wiki does say
+        blocks.append(
+            context(
+                *(_("The wiki does not say “{part}”.").format(part=quote(part)) for part in answer.unanswered)
+            )
+        )
     return blocks
 
 

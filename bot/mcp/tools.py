@@ -149,6 +149,8 @@ class AnswerJson(TypedDict):
     subject: str | None
     closest: list[HitJson]
     """The closest pages, best first (also when nothing answers)."""
+    unanswered: list[str]
+    """The parts of a question of several that the wiki does not state, when it states the others."""
 
 
 class SectionJson(TypedDict):
@@ -316,6 +318,7 @@ def answer_json(answer: Answer) -> AnswerJson:
         "relation": _fact(answer.fact) if answer.confident and answer.fact is not None else None,
         "subject": answer.subject,
         "closest": [_hit(hit) for hit in answer.pages],
+        "unanswered": list(answer.unanswered),
     }
 
 

@@ -87,6 +87,7 @@ def answer_question(
     }
     best = {path: page.best for path, page in read.items()}
     fact, support = relation_answer(question, about, best, store, pages, graph, scorer, url_for)
+    unanswered: list[str] = []
     if fact is not None:
         chosen = [support] if support is not None else []
     else:
@@ -94,7 +95,7 @@ def answer_question(
         chosen = _answering(every) or _answering(every, linked=True)
         parts = question_parts(question.text)
         if parts:
-            chosen = _with_each_part(chosen, parts, retrieval, read, pages, graph, about)
+            chosen, unanswered = _with_each_part(chosen, parts, retrieval, read, pages, graph, about)
     if not chosen and fact is None and question.shape is Shape.DIFFERENCE and len(about) >= 2:
         chosen = _definitions(about, read)
     shown = [page for page in read.values() if page.ranked.score > 0 or page.ranked.path in about]
@@ -119,6 +120,7 @@ def answer_question(
         shape=question.shape.value,
         language=question.language,
         confidence=_confidence(fact, chosen, weighed),
+        unanswered=tuple(unanswered) if chosen else (),
     )
 
 
@@ -221,17 +223,18 @@ def _with_each_part(
     pages: Mapping[str, Page],
     graph: Graph,
     about: tuple[str, ...],
-) -> list[Scored]:
+) -> tuple[list[Scored], list[str]]:
     """The sentences that answer a question of several parts: for each part in turn, the one the
     answer already has, else the best that answers that part alone (read as a follow-up about what
     the question names, when the part names nothing). When nothing answers the whole question, the
-    parts the wiki states are answered, and a part it does not state has no sentence: a colleague
-    who asks two things is better told the one the wiki says than that it says nothing. (Answering
-    only when every part was: dev false not_found 30 → 24, held out 67 → 62, one more unanswerable
-    answered of 116, docs/benchmarks.md.)"""
+    parts the wiki states are answered, and the parts it does not state are given back as such: a
+    colleague who asks two things is better told the one the wiki says, and that it does not say
+    the other, than that it says nothing. (Answering only when every part was: dev false not_found
+    30 → 24, held out 67 → 62, one more unanswerable answered of 116, docs/benchmarks.md.)"""
     sentences = [scored.sentence for page in read.values() for scored in page.best]
     had = {scored.sentence.folded for scored in chosen}
     added: list[Scored] = []
+    unanswered: list[str] = []
     for text in parts:
         part = read_question(text, graph.names, pages)
         subject = about[0] if about and not part.named else None
@@ -240,12 +243,16 @@ def _with_each_part(
         if any(scored.sentence.folded in had for scored in answering):
             continue
         if not answering:
+            if not chosen:
+                unanswered.append(text)
             continue
         added.append(answering[0])
         had.add(answering[0].sentence.folded)
     if not added:
-        return chosen
-    return [*chosen[:1], *added, *chosen[1:]][:MAX_SENTENCES] if chosen else added[:MAX_SENTENCES]
+        return chosen, []
+    if chosen:
+        return [*chosen[:1], *added, *chosen[1:]][:MAX_SENTENCES], []
+    return added[:MAX_SENTENCES], unanswered
 
 
 def _definitions(about: tuple[str, ...], read: dict[str, _Read]) -> list[Scored]:

@@ -11,6 +11,7 @@ from bot.blocks.answer import ANSWER_CHARS, answer_blocks, answer_text
 from bot.blocks.reply import Reply
 from bot.blocks.visible import first_screen, visible_text
 from bot.cli.terminal import render_reply
+from bot.i18n import use_language
 from index.model import Answer, AnswerSentence, Card, Fact, Hit, PageRef
 from tests.bot.block_kit import assert_valid_blocks
 
@@ -147,6 +148,22 @@ def test_more_sentences_only_while_they_fit():
     assert len(blocks[0]["elements"]) == 1
     short = answer_blocks(answer(sentences=(sentence(), sentence("二つ目の文。", marks=()))))
     assert len(short[0]["elements"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "The wiki does not say “What does a banana cost?”."),
+        ("ja", "「What does a banana cost?」は Wiki に書かれていません。"),
+    ],
+)
+def test_a_part_of_the_question_the_wiki_does_not_state_is_said_under_the_answer(language, said):
+    with use_language(language):
+        blocks = answer_blocks(answer(unanswered=("What does a banana cost?",)))
+    assert_valid_blocks(blocks)
+    text = visible_text(blocks)
+    assert said in text and text.index(SENTENCE) < text.index("Source 1") < text.index(said)
+    assert said not in visible_text(answer_blocks(answer()))
 
 
 def test_a_weak_answer_says_so_and_shows_the_closest_pages():

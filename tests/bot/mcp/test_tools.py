@@ -59,6 +59,15 @@ def test_the_answer_metadata(wiki: Wiki, question: str, status: str, pages: list
         assert metadata["confidence"] > 0.5
 
 
+def test_a_part_the_wiki_does_not_state_is_given_back(wiki: Wiki) -> None:
+    result = mcp_tools.answer_question(
+        wiki, "How many GPUs does ByteRobust run on, and what does a banana cost?"
+    )
+    assert result["metadata"]["status"] == "answered" and "20 万 GPU" in result["sentences"][0]["text"]
+    assert result["unanswered"] == ["what does a banana cost?"]
+    assert mcp_tools.answer_question(wiki, "Who developed Minder?")["unanswered"] == []
+
+
 def test_input_is_cleaned_as_slack_cleans_it(wiki: Wiki) -> None:
     """Whitespace collapsed; a lone surrogate (JSON can carry one, UTF-8 cannot) replaced."""
     result = mcp_tools.lookup_entity(wiki, "  Byte\u3000Dance \ud800 ")

@@ -160,7 +160,8 @@ def test_the_best_passage_of_a_page_not_its_first(wiki: Wiki) -> None:
 )
 def test_a_question_of_two_parts_is_answered_for_the_part_the_wiki_states(wiki: Wiki, question: str) -> None:
     """Nothing answers the whole of it; one part is stated, the other nowhere: that part is answered
-    (not "the wiki does not answer"), and nothing pretends to answer the other."""
+    (not "the wiki does not answer"), and the other is given back as one the wiki does not state."""
     answer = wiki.answer(question)
     assert answer.confident and len(answer.sentences) == 1
     assert any(figure in answer.sentences[0].text for figure in ("6,000 GPU", "20 万 GPU"))
+    assert [("banana" in part or "バナナ" in part) for part in answer.unanswered] == [True]
