@@ -31,8 +31,9 @@ items, table rows and code lines up to the next prose sentence or heading are it
 _FACT_PART = re.compile(r"\s+·\s+")
 """The cells of a table row as read (``Setting: port · Default: 8000``)."""
 _COLON = re.compile(r"[:：]")
-_KEY = re.compile(r"^[^\[\]()/<>`]{1,32}$")
-"""A key is a short label (``default timeout``, ``確信度``), not a line cut at a URL's colon."""
+_KEY = re.compile(r"^[^\[\]()/<>`（）「」『』【】]{1,32}$")
+"""A key is a short label (``default timeout``, ``確信度``), not a line cut at a URL's colon nor
+inside brackets (``この学校は「ペリパトス（Peripatos：歩道）」と呼ばれ``)."""
 _SUBHEADING = re.compile(r"^\s*#{2,6}\s+(.+?)\s*#*\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•・]|\d+[.)])\s+")
 _INTERROGATIVE = re.compile(r"(?:[?？]|(?<!ほ)か。)\s*$")

@@ -118,6 +118,7 @@ def test_table_rows(line: str, row: bool) -> None:
         ("Visit: 9 · a cell without a key · Finding: none", ["Visit", "Finding"]),
         ("See [the docs](https://a.b/c): more", []),  # a line cut at a link's colon has no key
         ("A plain sentence, no key.", []),
+        ("この学校は「ペリパトス（Peripatos：歩道）」と呼ばれた。", []),  # a colon inside brackets
     ],
 )
 def test_the_keys_of_a_fact_line(line: str, keys: list[str]) -> None:
