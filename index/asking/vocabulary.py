@@ -80,7 +80,8 @@ _NUMBER = re.compile(
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
     r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)"
     r"|\b(?:what|which)\s+(?=(?:[a-z]+\s+)?(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity"
-    r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance|number)s?\b)".replace(
+    r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance|number|rate|pressure|volume"
+    r"|amount|count|density|latency|bandwidth)s?\b)".replace(
         "{stop}", "|".join(sorted(STOPWORDS))
     )
 )

@@ -29,6 +29,8 @@ from index.asking.vocabulary import (
         # a measure asked with what or which, after a word of its own too, is a number
         ("Below what screen width does the sidebar collapse?", Shape.NUMBER, None),
         ("What membership number did Underwood get?", Shape.NUMBER, None),
+        ("What data rate does the radio link reach?", Shape.NUMBER, None),
+        ("Which pressure class is the deepwater workhorse?", Shape.NUMBER, None),
         ("Which team runs the sidebar?", Shape.NAME, None),
         ("how much did CCL-D shorten diagnosis?", Shape.NUMBER, None),
         ("Minder を開発したのはどこ?", Shape.NAME, None),
