@@ -17,8 +17,10 @@ MAX_PARTS = 3
 _PART_END = re.compile(
     r"(?<=[?？])\s*(?=\S)"
     r"|,\s+(?=and\s+(?:[a-z]+\s+){0,2}(?:what|which|who|whose|whom|how|when|where|why)\b)"
+    r"|\s+(?=and\s+(?:what|which|who|whose|whom|how|when|where|why)\b)"
 )
-"""Where a part ends: after a question mark with more to follow, or before *, and which …*."""
+"""Where a part ends: after a question mark with more to follow, before *, and which …*, and before
+*and which* right after a word (*what hull design is it and what water depth is it rated for?*)."""
 _OPENING = re.compile(r"^(?:and\s+|also\s+|あと[、,\s]*|それと[、,\s]*|また[、,\s]*)", re.IGNORECASE)
 """What joins a part to the one before (あと, and): no word of what it asks."""
 

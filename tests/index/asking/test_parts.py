@@ -23,7 +23,12 @@ from index.asking.parts import question_parts
             "Below what width does the sidebar collapse, and below what width is the TOC hidden?",
             ["Below what width does the sidebar collapse", "below what width is the TOC hidden?"],
         ),
+        (
+            "What hull design is the Sea Lark and what water depth is it rated for?",
+            ["What hull design is the Sea Lark", "what water depth is it rated for?"],
+        ),
         # one question, however long; a comma and *and* that do not start a question
+        ("Which jobs and pods which are suspended get requeued?", []),
         ("What is a cohort?", []),
         ("Which teams use Docker, and do they pin the base image?", []),
         ("Who wrote the Harbour Notes essays, and when?", []),  # *when* alone says nothing of its own
@@ -35,6 +40,9 @@ def test_the_parts_of_a_question(question: str, parts: list[str]) -> None:
     assert question_parts(question) == parts
 
 
-@pytest.mark.parametrize("question", ["?" * 5000, "what is it? " * 400, "x, and which y, and which z " * 300])
+@pytest.mark.parametrize(
+    "question",
+    ["?" * 5000, "what is it? " * 400, "x, and which y, and which z " * 300, "x and what y " * 300],
+)
 def test_a_hostile_question_is_one_question(question: str) -> None:
     assert question_parts(question) == []  # more parts than a colleague asks at once: read whole
