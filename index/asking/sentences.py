@@ -56,6 +56,7 @@ DEFINITION_SECTIONS = frozenset({"", "定義", "概要"})
 """Where a page says what its subject is: the lead, ``## 定義``, ``## 概要``."""
 
 _LATIN = re.compile(r"[a-z0-9]+")
+_ASIDE = re.compile(r"\([^()]*\)")
 _CONTRAST = re.compile(
     r"一方|対し|異なり|違い|違う|比べ|ではなく|でなく|が、|のに"
     r"|whereas|unlike|while|in contrast|but|however|instead|rather than"
@@ -165,6 +166,16 @@ class SentenceScorer:
             for path in self.named
             if path in pages
         }
+        # The things a number may be of: those the question names outside a bracketed aside
+        # (ブロードキャストグループ（1つのグループメッセージに…やつ）: the aside describes, it names
+        # nothing the number is of).
+        asides = [match.span() for match in _ASIDE.finditer(question.folded)]
+        outside = {
+            span.page.path
+            for span in question.names
+            if not any(start <= span.start and span.end <= end for start, end in asides)
+        }
+        self._owners = tuple(path for path in self.named if path in outside or path == subject) or self.named
         self._context: dict[tuple[str, str], SaidText] = {}
         self._leads: dict[str, SaidText] = {}
         self._targets: dict[str, frozenset[str]] = {}
@@ -278,10 +289,10 @@ class SentenceScorer:
         # links to the other thing may be about a part of it (a move's page, of its character).
         if (
             self.question.shape is Shape.NUMBER
-            and len(self.named) >= 2
+            and len(self._owners) >= 2
             and not all(
                 self.about(sentence, path) or self.in_passage(sentence, path) or self.links(sentence, path)
-                for path in self.named
+                for path in self._owners
             )
         ):
             fits = False

@@ -132,6 +132,8 @@ def wiki(tmp_path_factory: pytest.TempPathFactory) -> Wiki:
     [
         # a number in words counts with the unit asked after it
         ("How many gantry cranes does Portwell run?", "four gantry cranes"),
+        # …and a thing named only in a bracketed aside describes: the number is not of it too
+        ("How many gantry cranes does Portwell (where the Harbour Cup is rowed) run?", "four gantry cranes"),
         # an English count in Japanese prose is said with a counter
         ("How many people attended 港湾フォーラム?", "120 名"),
         # "what … called", 何て名前: a name is asked
