@@ -73,7 +73,7 @@ _DIFFERENCE = re.compile(
 """A difference asked, with the word that only weighs it (the *main* difference, 主な違い): the
 question's frame, which no passage says, not a word of its subject."""
 _NUMBER = re.compile(
-    r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ"
+    r"どれ(?:だけ|ほど|くらい|ぐらい)|どの(?:くらい|ぐらい|程度)|いくつ|いくら|いつ|何\s*(?:%|パーセント)"
     r"|何(?!\s*(?:[十百千万]\s*)?(?:[a-z][a-z0-9-]*|[ァ-ヺー]+|[一-鿿]{1,2})\s*も(?![らりるれろっつちてと]))\s*(?:[十百千万]\s*)?(?P<unit>[a-z][a-z0-9-]*|[ヶヵカかケ]月|[ァ-ヺー]{2,}|時間|議席|種類|文字|[日年週]間|段階|世代|(?![方式語色系型曜者故処物事])[一-鿿])"
     r"|\bhow\s+many(?:\s+(?!(?:{stop})\b)(?P<unit_en>[a-z][a-z0-9-]*(?:\s+(?!(?:{stop}|long|old|wide|high|deep|tall|big|large)\b)[a-z][a-z0-9-]*(?![a-z0-9-])(?<!ed))?))?"
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"

@@ -25,6 +25,8 @@ from index.asking.vocabulary import (
         ("CCL-D で手動診断の時間はどれだけ短くなった?", Shape.NUMBER, None),
         ("MegaScale は Megatron-LM の何倍速い?", Shape.NUMBER, "倍"),
         ("Mycroft は何ヶ月運用された?", Shape.NUMBER, "ヶ月"),
+        ("Mycroft の誤検知率って何%?", Shape.NUMBER, None),  # a share: any number, of no unit
+        ("誤検知率は何パーセント?", Shape.NUMBER, None),
         ("How many GPUs does ByteRobust run on?", Shape.NUMBER, "gpu"),
         # a measure asked with what or which, after a word of its own too, is a number
         ("Below what screen width does the sidebar collapse?", Shape.NUMBER, None),
