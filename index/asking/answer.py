@@ -20,12 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from index.asking.facts import UrlFor, relation_answer
-from index.asking.parts import question_parts
-from index.asking.question import Question, read_question
+from index.asking.parts import elliptical, question_parts
+from index.asking.question import Keyword, Question, read_question
 from index.asking.search import Ranked, Retrieval, page_hit, retrieve, scorer_for, sentences_of
 from index.asking.sentences import ANSWERS_AT, DEFINITION_SECTIONS, Scored
 from index.asking.splitting import Sentence, asks, is_lead
 from index.asking.vocabulary import Shape, asks_about_upkeep
+from index.asking.weights import SaidText
 from index.catalog.graph import Graph
 from index.model import Answer, AnswerSentence, Fact, Hit, Page, Passage
 from index.reading.format import WIKI_LOG
@@ -235,11 +236,24 @@ def _with_each_part(
     had = {scored.sentence.folded for scored in chosen}
     added: list[Scored] = []
     unanswered: list[str] = []
-    for text in parts:
+    asked = parts[0]
+    for index, text in enumerate(parts):
         part = read_question(text, graph.names, pages)
+        own: tuple[Keyword, ...] = ()
+        if index and elliptical(text):
+            own = part.keywords
+            # "…graded Premium? and for Class 2?": the part before asked of another thing; read
+            # whole, answered by a sentence that says the part's own words.
+            part = read_question(f"{asked} {text}", graph.names, pages)
+        else:
+            asked = text
         subject = about[0] if about and not part.named else None
         scorer = scorer_for(replace(retrieval, question=part), pages, graph.names, sentences, subject)
-        answering = _answering([scorer.score(sentence) for sentence in sentences])
+        answering = [
+            scored
+            for scored in _answering([scorer.score(sentence) for sentence in sentences])
+            if _says_all(scored.sentence, own)
+        ]
         if any(scored.sentence.folded in had for scored in answering):
             continue
         if not answering:
@@ -253,6 +267,12 @@ def _with_each_part(
     if chosen:
         return [*chosen[:1], *added, *chosen[1:]][:MAX_SENTENCES], []
     return added[:MAX_SENTENCES], unanswered
+
+
+def _says_all(sentence: Sentence, keywords: Iterable[Keyword]) -> bool:
+    """The sentence says each of ``keywords`` itself (any, when there are none)."""
+    said = SaidText.of(sentence.folded)
+    return all(said.has(keyword.said_as) for keyword in keywords)
 
 
 def _definitions(about: tuple[str, ...], read: dict[str, _Read]) -> list[Scored]:

@@ -12,6 +12,7 @@ import re
 
 from index.analysis import fold, is_function_bigram, tokenize
 from index.asking.vocabulary import STOPWORDS, asks
+from index.reading.prose import split_outside
 
 MAX_PARTS = 3
 _PART_END = re.compile(
@@ -28,16 +29,34 @@ _OPENING = re.compile(r"^(?:and\s+|also\s+|あと[、,\s]*|それと[、,\s]*|�
 def question_parts(text: str) -> list[str]:
     """The parts of ``text`` when it asks two or three things (each part asks, or follows a question
     mark and says something of its own); else none."""
-    parts, start = [], 0
-    for end in _PART_END.finditer(text):
-        parts.append(text[start : end.start()])
-        start = end.end()
-    parts.append(text[start:])
-    parts = [_OPENING.sub("", part.strip(" ,")) for part in parts]
+    # Never inside a code span or a URL: the ? of `then rc=$?` or of https://a.b/c?d=1 ends nothing.
+    parts = [_OPENING.sub("", part.strip(" ,")) for part in split_outside(_PART_END, text)]
     kept = [part for part in parts if _says_something(fold(part))]
     if not 2 <= len(kept) <= MAX_PARTS or not all(_asks(part) for part in kept):
         return []
     return kept
+
+
+def elliptical(part: str) -> bool:
+    """The part asks nothing of its own, only names another thing to ask the part before about
+    (*…graded Premium? and for Class 2?*, *N4 は何？N1 は？*)."""
+    folded = fold(part)
+    if _ASKS_ITSELF.search(folded):
+        return False
+    latin = [word for word in _LATIN_WORD.findall(folded) if word not in STOPWORDS]
+    return len(latin) <= ELLIPTICAL_WORDS and len(_CJK.findall(folded)) <= ELLIPTICAL_CJK
+
+
+ELLIPTICAL_WORDS = 3
+ELLIPTICAL_CJK = 6
+"""An elliptical part is a name and no more (*and for Class 2?*, *N1 は？*, *MIT？*), not a
+question of its own without an asking word (*ユーザーが自分で作るもの？*)."""
+_LATIN_WORD = re.compile(r"[a-z0-9][a-z0-9.-]*")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+_ASKS_ITSELF = re.compile(
+    r"何|なに|誰|だれ|どこ|どれ|どの|いつ|いくつ|いくら|どう|なぜ|なんで|ですか"
+    r"|\b(?:what|which|who|whom|whose|how|when|where|why|does|do|did|is|are|was|were|can|could|should|will)\b"
+)
 
 
 def _says_something(folded: str) -> bool:

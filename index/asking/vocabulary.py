@@ -81,9 +81,7 @@ _NUMBER = re.compile(
     r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)"
     r"|\b(?:what|which)\s+(?=(?:[a-z]+\s+)?(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity"
     r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance|number|rate|pressure|volume"
-    r"|amount|count|density|latency|bandwidth)s?\b)".replace(
-        "{stop}", "|".join(sorted(STOPWORDS))
-    )
+    r"|amount|count|density|latency|bandwidth)s?\b)".replace("{stop}", "|".join(sorted(STOPWORDS)))
 )
 """何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
 name; 何度も, 何人もの, 何年も say *many*, and ask nothing, unlike 何日もつ, 何個もらえる). The unit
