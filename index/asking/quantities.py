@@ -83,10 +83,14 @@ _MEASURED = {
         r"|lines?|文字|字|語|ページ|行)(?![a-z0-9])"
     ),
     "temperature": re.compile(_AMOUNT + r"(?:°\s*[cf]?|degrees?)(?![a-z0-9])"),
+    "version": re.compile(
+        r"(?<![a-z0-9.])(?:v\d+(?:\.\d+)*|\d+(?:\.\d+){1,3})(?:[-+][0-9a-z.]+)?(?![0-9.]*\d)"
+    ),
 }
 """A number in a unit of each measure a question asks (`index.asking.vocabulary.Shaped.measures`):
 90 s, 24h, ten minutes, an hour (not the 1990s, 2024 年, 3分の1 or an H100); 640px, 3 miles, and a
-text's length (15 chars, a 360-page typescript); 11 °F (℃ folds to °c; 2度 is as often *twice*).
+text's length (15 chars, a 360-page typescript); 11 °F (℃ folds to °c; 2度 is as often *twice*); a
+version (v0.9, 3.11, 2026.1.9).
 Only time is counted with an article (once a day): *a degree*, *a word*, *a page* count nothing."""
 
 Spans = list[tuple[int, int]]

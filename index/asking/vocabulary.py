@@ -81,7 +81,8 @@ _NUMBER = re.compile(
     r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)"
     r"|\b(?:what|which)\s+(?=(?:[a-z]+\s+)?(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity"
     r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance|number|rate|pressure|volume"
-    r"|amount|count|density|latency|bandwidth)s?\b)".replace("{stop}", "|".join(sorted(STOPWORDS)))
+    r"|amount|count|density|latency|bandwidth|version|release)s?\b)"
+    r"|どの\s*(?:バージョン|リリース)".replace("{stop}", "|".join(sorted(STOPWORDS)))
 )
 """何 asks for a number with a counter after it (何人, 何件, 何議席, 何 GPU; 何方式, 何語 ask for a
 name; 何度も, 何人もの, 何年も say *many*, and ask nothing, unlike 何日もつ, 何個もらえる). The unit
@@ -142,8 +143,10 @@ _MEASURES = (
         ),
     ),
     ("temperature", re.compile(r"\btemperatures?\b|温度|気温")),
+    ("version", re.compile(r"\b(?:versions?|releases?)\b|バージョン|リリース")),
 )
-"""The measures a number question may ask (how long, what timeout; what width; what temperature):
+"""The measures a number question may ask (how long, what timeout; what width; what temperature;
+which version, どのバージョン, answered by a version, not by any number or none):
 each is said in its units (`index.asking.quantities.find_measured`). *how long* asks a time or a
 length: either answers."""
 _ASKED_NEXT = re.compile(r"の[\u30a0-\u30ff\u4e00-\u9fff]+|(?:\s*[a-z][a-z'-]*){0,2}")

@@ -67,6 +67,10 @@ def test_the_numbers_a_sentence_holds(
         ("640px以下でサイドバー折りたたみ", ("length",), ["640px"]),
         # what temperature: degrees
         ("A drop of 11 °F at the cold spot, in 1943.", ("temperature",), ["11 °f"]),
+        # which version: a version, not an issue's number
+        ("Stable since v0.9; see issue-2215.", ("version",), ["v0.9"]),
+        ("Python 3.11 以上、2026.1.9 で追加。", ("version",), ["3.11", "2026.1.9"]),
+        ("Each plugin is checked before it is published.", ("version",), []),
         # a word joined to a number is no quantity of it
         ("Runs on k8s with 3 replicas.", ("time",), []),
         # a decade and a GPU's name are no times
@@ -115,7 +119,7 @@ def test_a_hostile_sentence_is_read_in_linear_time(hostile: str) -> None:
         (("gpu",), False, False),
     ):
         find_quantities(folded, units, dated, priced)
-    find_quantities(folded, (), False, False, ("time", "length", "temperature"))
+    find_quantities(folded, (), False, False, ("time", "length", "temperature", "version"))
     assert time.process_time() - started < 2.0  # about 0.3 s here at most
 
 

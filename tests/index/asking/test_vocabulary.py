@@ -243,6 +243,8 @@ def test_what_an_apostrophe_joins_to_a_word_is_grammar(question: str, word: str,
         ("What timeout does the webhook use?", ("time",)),
         ("Below what screen width does the sidebar collapse?", ("length",)),
         ("What temperature drop did they record?", ("temperature",)),
+        ("Which Python version does the plugin need?", ("version",)),
+        ("signal-cli はどのバージョン以上が必要?", ("version",)),
         ("タイムアウトは何秒?", ()),  # a counter asked: the unit is 秒
         ("How many GPUs does ByteRobust run on?", ()),
         ("Who wrote the timeout patch?", ()),  # no number asked
