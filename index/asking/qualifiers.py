@@ -44,7 +44,7 @@ QUALIFIERS = (
     ),
     Qualifier(
         frozenset({"maximum", "max", "最大", "上限"}),
-        frozenset({"maximum", "max", "最大", "上限", "≤", "<=", "以下", "at most"}),
+        frozenset({"maximum", "max", "最大", "上限", "≤", "<=", "以下", "まで", "at most"}),
         re.compile(r"(?<![A-Za-z])(?:max|MAX)(?=[_\d])|(?<![A-Z])max(?=[A-Z])|Max(?=[A-Z][a-z])"),
     ),
     Qualifier(
@@ -67,11 +67,21 @@ QUALIFIERS = (
 """*Default* is asked as 既定 too (既定値: its bigram), never by 初期 alone (初期の頃, early days)."""
 
 
-def qualifiers_asked(keywords: Iterable[Keyword]) -> tuple[Qualifier, ...]:
+def qualifiers_asked(keywords: Iterable[Keyword], folded: str = "") -> tuple[Qualifier, ...]:
     """The values the question's ``keywords`` ask for (the caller leaves out a page's name and a
-    capitalised word: *Max Verstappen* asks for no maximum)."""
+    capitalised word: *Max Verstappen* asks for no maximum); a count asked *up to* (何接続まで,
+    何文字までだっけ: ``folded``, the question) asks for the maximum."""
     asked = {keyword.said_as for keyword in keywords if keyword.name is None}
-    return tuple(qualifier for qualifier in QUALIFIERS if not asked.isdisjoint(qualifier.asks))
+    return tuple(
+        qualifier
+        for qualifier in QUALIFIERS
+        if not asked.isdisjoint(qualifier.asks) or (qualifier is MAXIMUM and _UP_TO.search(folded))
+    )
+
+
+MAXIMUM = QUALIFIERS[1]
+_UP_TO = re.compile(r"何\s*[^\s\d、。？?まで]{1,4}\s*まで")
+"""何 and its counter, then まで: *up to how many*."""
 
 
 def says(qualifier: Qualifier, text: str, said: SaidText, heading: SaidText) -> bool:

@@ -194,7 +194,9 @@ class SentenceScorer:
             k for k in question.keywords if k.name is None and not k.lone and weights.get(k.text, 0.0) > 0
         ]
         self._rare = max((weights[k.text] for k in self._asking), default=0.0) / 2
-        self._qualifiers = qualifiers_asked(k for k in question.keywords if k.text not in self._proper)
+        self._qualifiers = qualifiers_asked(
+            (k for k in question.keywords if k.text not in self._proper), question.folded
+        )
         self._specifics = (*_titles_asked(question), *_years_asked(question))
         self._headings: dict[str, SaidText] = {}
         self._subject_weight = subject_weight if subject and not question.named else 0.0

@@ -39,6 +39,20 @@ def test_the_values_a_question_asks_for(keywords: tuple[Keyword, ...], asked: tu
 
 
 @pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("同時に何接続までいける?", (MAXIMUM,)),  # up to how many: the maximum
+        ("何文字までだっけ?", (MAXIMUM,)),
+        ("何時まで開いてる?", (MAXIMUM,)),
+        ("いつまでに出せばいい?", ()),  # a deadline, not a count
+        ("何接続ある?", ()),
+    ],
+)
+def test_a_count_asked_up_to_asks_for_the_maximum(question: str, asked: tuple[Qualifier, ...]) -> None:
+    assert qualifiers_asked((), fold(question)) == asked
+
+
+@pytest.mark.parametrize(
     ("qualifier", "text", "heading", "said"),
     [
         (DEFAULT, "The default timeout is 30 seconds.", "", True),
@@ -52,6 +66,7 @@ def test_the_values_a_question_asks_for(keywords: tuple[Keyword, ...], asked: tu
         (MAXIMUM, "MAX_CONNECTIONS=100", "", True),
         (MAXIMUM, "if size <= 4096: accept", "", True),
         (MAXIMUM, "送信サイズの上限は 4 MB。", "", True),
+        (MAXIMUM, "本文は 300 文字まで。", "", True),
         (MAXIMUM, "Keep the relay up to date.", "", False),
         (MAXIMUM, "Maxwell wrote the relay.", "", False),
         (MINIMUM, "Key size: ≥2048 bits RSA", "", True),
