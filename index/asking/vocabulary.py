@@ -79,7 +79,7 @@ _NUMBER = re.compile(
     r"|\bhow\s+(?:much|long|fast|big|large|often|far|old|quickly|soon)\b"
     r"|\bwhat\s+(?:percentage|percent|share|fraction|proportion|ratio|number)\b|^when\b"
     r"|\bwhat(?:'s|\s+(?:is|was|are|were))?\s+(?:the\s+)?(?=(?:average|mean|median|total|maximum|minimum|max|min)\b)"
-    r"|\b(?:what|which)\s+(?=(?:[a-z]+\s+)?(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity"
+    r"|\b(?:what|which)\s+(?=(?:(?!(?:is|are|was|were)\b)[a-z]+\s+)?(?:port|temperature|size|limit|timeout|price|cost|length|duration|capacity"
     r"|threshold|width|height|depth|weight|speed|age|interval|frequency|distance|number|rate|pressure|volume"
     r"|amount|count|density|latency|bandwidth|version|release)s?\b)"
     r"|どの\s*(?:バージョン|リリース)".replace("{stop}", "|".join(sorted(STOPWORDS)))

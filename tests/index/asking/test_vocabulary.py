@@ -33,6 +33,8 @@ from index.asking.vocabulary import (
         ("What membership number did Underwood get?", Shape.NUMBER, None),
         ("What data rate does the radio link reach?", Shape.NUMBER, None),
         ("Which pressure class is the deepwater workhorse?", Shape.NUMBER, None),
+        ("What is bandwidth estimation?", Shape.DEFINITION, None),  # what a thing called so is
+        ("What is port forwarding?", Shape.DEFINITION, None),
         ("Which team runs the sidebar?", Shape.NAME, None),
         ("how much did CCL-D shorten diagnosis?", Shape.NUMBER, None),
         ("Minder を開発したのはどこ?", Shape.NAME, None),
